@@ -1,0 +1,62 @@
+"""The ``poeppel`` command line: ``run`` the Discord bot, ``play`` locally, ``sync-commands``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+NO_TOKEN_MESSAGE = (
+    "poeppel: DISCORD_TOKEN is not set.\n"
+    "Put your bot token in the environment or in a .env file (see .env.example):\n"
+    "    DISCORD_TOKEN=... poeppel run\n"
+    "To play without Discord, run a table in this terminal instead:\n"
+    "    poeppel play tock --players 4 --bots 3"
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``poeppel`` command."""
+    parser = argparse.ArgumentParser(prog="poeppel", description="Tock, Dog and Carcassonne.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="connect to Discord and serve tables")
+    run.add_argument("--shard-count", type=int, default=None, help="total shards (all processes)")
+    run.add_argument("--shard-ids", default=None, help="the shards this process owns, e.g. 0-3")
+    run.add_argument(
+        "--sync-commands", action="store_true", help="also sync slash commands on start"
+    )
+
+    sub.add_parser("sync-commands", help="register the slash commands with Discord and exit")
+
+    play = sub.add_parser("play", help="play a table in this terminal")
+    from bot.console import add_play_arguments
+
+    add_play_arguments(play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``poeppel`` console script."""
+    args = build_parser().parse_args(argv)
+    if args.command == "play":
+        from bot.console import run_play
+
+        return run_play(args)
+
+    from bot.settings import load_settings
+
+    settings = load_settings()
+    if settings.discord_token is None or not settings.discord_token.get_secret_value():
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return 2
+    from bot.discord_ui.app import run_bot, sync_commands
+
+    if args.command == "sync-commands":
+        return sync_commands(settings)
+    return run_bot(settings, shard_count=args.shard_count, shard_ids=args.shard_ids,
+                   sync=args.sync_commands)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,32 @@
+"""Typed settings for the bot, read from the environment and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite:///poeppel.sqlite3"
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment. See ``.env.example``."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
+
+    discord_token: SecretStr | None = Field(default=None, alias="DISCORD_TOKEN")
+    database_url: str = Field(default=DEFAULT_DATABASE_URL, alias="DATABASE_URL")
+    dev_guild_id: int | None = Field(default=None, alias="DEV_GUILD_ID")
+    log_level: str = Field(default="INFO", alias="LOG_LEVEL")
+    shard_count: int | None = Field(default=None, alias="SHARD_COUNT")
+    shard_ids: str | None = Field(default=None, alias="SHARD_IDS")
+    sync_commands: bool = Field(default=False, alias="SYNC_COMMANDS")
+    # Discord's API base and gateway; overridden only by the tests' local fake Discord.
+    discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
+    discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")
+
+
+def load_settings() -> Settings:
+    """Read the settings from the environment and ``.env``."""
+    return Settings()
