@@ -166,6 +166,16 @@ class GameModule(Protocol):
         """Mark ``seat`` as left (it then only ever gets automatic actions)."""
         ...
 
+    def sample_state(self, view: Mapping[str, Any], seed: int) -> Any:
+        """A full state consistent with ``view``, hidden parts drawn at random from ``seed``.
+
+        Bots search on such states (determinization): the other hands are filled from the
+        cards the viewer cannot account for, the draw pile / tile bag shuffled. For the
+        viewer's own decisions ``legal_moves(sample_state(view, s))`` equals the legal moves
+        of the real state, whatever ``s`` is.
+        """
+        ...
+
 
 def validate_options(
     specs: Sequence[OptionSpec], options: Mapping[str, Any] | None
