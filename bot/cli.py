@@ -54,8 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "sync-commands":
         return sync_commands(settings)
-    return run_bot(settings, shard_count=args.shard_count, shard_ids=args.shard_ids,
-                   sync=args.sync_commands)
+    return run_bot(
+        settings, shard_count=args.shard_count, shard_ids=args.shard_ids, sync=args.sync_commands
+    )
 
 
 if __name__ == "__main__":

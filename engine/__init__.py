@@ -18,7 +18,6 @@ from engine.protocol import (
     Outcome,
 )
 
-
 GAMES: tuple[str, ...] = ("tock", "dog", "carcassonne")
 
 __all__ = [
@@ -38,5 +37,5 @@ def get_game(name: str) -> GameModule:
     """Return the game module for ``name`` (``"tock"``, ``"dog"`` or ``"carcassonne"``)."""
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
-    module: GameModule = importlib.import_module(f"engine.{name}")  # type: ignore[assignment]
+    module: GameModule = importlib.import_module(f"engine.{name}")
     return module
