@@ -30,7 +30,7 @@ from engine.carcassonne.setup import (
     river_tiles,
 )
 from engine.carcassonne.state import SEG_BITS, Figure, State
-from engine.carcassonne.tiles import GOODS, MONASTERY, SEGMENT_KINDS, TILES
+from engine.carcassonne.tiles import GOODS, MONASTERY, SEGMENT_KINDS, TILES, segment_anchor
 from engine.protocol import Event, IllegalMove, InvalidOptions, InvalidPosition, Outcome
 
 # -- creating games ----------------------------------------------------------------------------
@@ -119,7 +119,9 @@ def legal_placements(state: State) -> dict[tuple[int, int], list[int]]:
 def figure_spots(state: State) -> list[dict[str, Any]]:
     """The segments of the tile just placed with the figure kinds allowed on each (phase figure).
 
-    Each entry: ``{"segment": "city0", "kind": "city", "x": 0, "y": -1, "figures": [...]}``.
+    Each entry: ``{"segment": "city0", "kind": "city", "x": 0, "y": -1, "figures": [...],
+    "anchor": [0.5, 0.15]}``; ``anchor`` is a point of the segment on the tile as placed
+    (:func:`engine.carcassonne.tiles.segment_anchor`).
     """
     if state.phase != "figure":
         return []
@@ -127,7 +129,7 @@ def figure_spots(state: State) -> list[dict[str, Any]]:
     for action in rules.figure_actions(state):
         if action.kind is not None and action.segment is not None:
             allowed.setdefault(action.segment, []).append(action.kind)
-    tid, x, y, _k = state.tiles[state.last_index()]
+    tid, x, y, k = state.tiles[state.last_index()]
     return [
         {
             "segment": seg.name,
@@ -135,6 +137,7 @@ def figure_spots(state: State) -> list[dict[str, Any]]:
             "x": x,
             "y": y,
             "figures": allowed.get(seg.name, []),
+            "anchor": list(segment_anchor(tid, 90 * k, seg.name)),
         }
         for seg in TILES[tid].segments
     ]
@@ -215,7 +218,7 @@ def _apply_move(state: State, move: Move) -> State:
         if state.phase != "figure":
             raise IllegalMove("place the tile first: a figure comes after the placement")
         _check_action(state, move)
-        new = state.copy()
+        new = state.copy(share_board=True)
         rules.act(new, move)
         return new
     raise IllegalMove(f"not a Carcassonne move: {move!r}")
@@ -244,7 +247,12 @@ def parse_move(state: State, text: str) -> Move:
 
 
 def describe_move(state: State, move: Move | str) -> str:
-    """An English sentence for ``move`` in ``state`` (for buttons and logs)."""
+    """An English phrase for ``move`` in ``state`` (for buttons and logs), capitalised."""
+    text = _describe(state, move)
+    return text[:1].upper() + text[1:]
+
+
+def _describe(state: State, move: Move | str) -> str:
     if isinstance(move, str):
         move = parse_syntax(move)
     tile = state.current or "the tile"
@@ -362,7 +370,7 @@ def leave(state: State, seat: int) -> State:
     """Mark ``seat`` as left; the table then only plays :func:`auto_action` for it."""
     if not 0 <= seat < state.players:
         raise IllegalMove(f"no seat {seat}")
-    new = state.copy()
+    new = state.copy(share_board=True)
     new.left = state.left | {seat}
     new.events = (
         Event(

@@ -335,20 +335,9 @@ def finish(state: State) -> None:
             "game_over",
             None,
             {"scores": list(state.scores), "winners": list(state.winners)},
-            f"Game over. Scores: {scores}. Winner: {join_names(state, list(state.winners))}",
+            f"Game over. Scores: {scores}. "
+            f"{'Winner' if len(state.winners) == 1 else 'Winners'}: "
+            f"{join_names(state, list(state.winners))}",
         )
     )
     state.events = state.events + tuple(events)
-
-
-__all__ = [
-    "CITY",
-    "ROAD",
-    "act",
-    "draw",
-    "figure_actions",
-    "finish",
-    "next_turn",
-    "place",
-    "placements",
-]

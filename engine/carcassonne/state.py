@@ -94,8 +94,50 @@ class State:
         """Number of seats."""
         return len(self.names)
 
-    def copy(self) -> State:
-        """A copy whose containers can be changed without touching ``self``."""
+    def copy(self, share_board: bool = False) -> State:
+        """A copy whose containers can be changed without touching ``self``.
+
+        ``share_board``: keep the board containers (tiles, cells, union-find, features,
+        frontier, last tiles) shared, for an action that places no tile. Sharing is safe
+        because only a placement changes them, and a placement always works on a full copy;
+        ``find``'s path halving may write to a shared union-find, but never changes a root.
+        """
+        if share_board:
+            return State(
+                self.options,
+                self.names,
+                self.seed,
+                self.start_player,
+                self.start_player_given,
+                self.draws_given,
+                self.pile,
+                self.pile_pos,
+                self.current,
+                self.phase,
+                self.to_act,
+                self.extra_turn,
+                self.extra_earned,
+                self.tiles,
+                self.cells,
+                self.parent,
+                self.feats,
+                self.frontier,
+                self.figures,
+                self.supply,
+                self.scores,
+                self.goods,
+                self.discarded,
+                (),
+                self.last_tiles,
+                self.left,
+                self.log,
+                self.pending,
+                self.river_end,
+                self.last_bend,
+                self.winners,
+                None,
+                None,
+            )
         return State(
             self.options,
             self.names,

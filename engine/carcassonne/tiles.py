@@ -232,3 +232,44 @@ def tiles_of_set(set_name: str) -> list[str]:
         if tile.set == set_name:
             out.extend([tile.id] * tile.count)
     return out
+
+
+# Points on the unit tile (x east, y south) used to place a figure in pictures.
+_SIDE_POINT = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
+_HALF_POINT = (
+    (0.25, 0.0),
+    (0.75, 0.0),
+    (1.0, 0.25),
+    (1.0, 0.75),
+    (0.75, 1.0),
+    (0.25, 1.0),
+    (0.0, 0.75),
+    (0.0, 0.25),
+)
+
+
+def segment_anchor(tile: str, rot: int, segment: str) -> tuple[float, float]:
+    """A point of the tile (0..1, x east, y south, board orientation) inside ``segment``.
+
+    An approximation for renderers: the mean of the segment's side midpoints or half-edge
+    points, pulled towards the edge for one-sided segments; the centre for the monastery.
+    """
+    tt = TILES[tile]
+    k = rot // 90
+    local = tt.segment_index(segment)
+    if local < 0:
+        raise ValueError(f"tile {tile} has no segment {segment}")
+    seg = tt.segments[local]
+    if seg.kind == MONASTERY:
+        return (0.5, 0.5)
+    if seg.kind == FIELD:
+        if not seg.halves:
+            return (0.5, 0.5)
+        points = [_HALF_POINT[(h + 2 * k) % 8] for h in seg.halves]
+        weight = 0.8  # towards the tile's edge, away from roads through the centre
+    else:
+        points = [_SIDE_POINT[(s + k) % 4] for s in seg.sides]
+        weight = 0.7 if len(points) == 1 else 1.0
+    mx = sum(p[0] for p in points) / len(points)
+    my = sum(p[1] for p in points) / len(points)
+    return (0.5 + (mx - 0.5) * weight, 0.5 + (my - 0.5) * weight)

@@ -268,12 +268,17 @@ def test_ui_helpers_describe_placements_and_spots() -> None:
     assert carc.legal_placements(state) == {(0, -1): [180], (0, 1): [90, 180, 270]}
     placed = carc.apply(state, "0,-1@180")
     spots = carc.figure_spots(placed)
-    assert spots == [
+    assert [{k: v for k, v in spot.items() if k != "anchor"} for spot in spots] == [
         {"segment": "city0", "kind": "city", "x": 0, "y": -1, "figures": ["follower"]},
         {"segment": "field0", "kind": "field", "x": 0, "y": -1, "figures": ["follower"]},
     ]
+    # E@180: the city is on the south side, its field fills the north part of the tile.
+    assert spots[0]["anchor"][1] > 0.7
+    assert spots[1]["anchor"][1] < 0.5
     text = carc.describe_move(state, "E 0,-1@180 follower:city0")
-    assert text == "place E at (0,-1) turned 180° and put a follower (knight) on its city (city0)"
+    assert text == "Place E at (0,-1) turned 180° and put a follower (knight) on its city (city0)"
+    assert carc.describe_move(placed, "none") == "Place no figure"
+    assert carc.describe_move(state, "0,1@90") == "Place E at (0,1) turned 90°"
 
 
 def test_score_events_carry_a_readable_breakdown() -> None:
@@ -292,3 +297,30 @@ def test_score_events_carry_a_readable_breakdown() -> None:
     assert any(e.text == "city of 4 tiles ×2 = 8 — Red and Blue tie" for e in tie.events)
     discard = duel(["E", "C", "U"], ["E 0,-1@180 none"])
     assert [e.data["tile"] for e in discard.events if e.kind == "tile_discarded"] == ["C"]
+
+
+def test_apply_never_changes_its_input_even_when_branching() -> None:
+    """Copy-on-apply: two continuations from one state do not disturb it or each other."""
+    options = {"inns_cathedrals": "full", "traders_builders": "full"}
+    root = carc.new_game(2, options, 21)
+    for _ in range(20):
+        root = carc.apply(root, carc.legal_moves(root)[-1])
+    before = snapshot(root)
+    legal_before = carc.legal_moves(root)
+
+    def play(state: carc.State, pick: int, steps: int) -> list[str]:
+        seen = []
+        for _ in range(steps):
+            moves = carc.legal_moves(state)
+            if not moves:
+                break
+            state = carc.apply(state, moves[pick % len(moves)])
+            seen.append(snapshot(state))
+        return seen
+
+    first = play(root, 0, 30)
+    second = play(root, 1, 30)
+    assert snapshot(root) == before
+    assert carc.legal_moves(root) == legal_before
+    assert play(root, 0, 30) == first
+    assert first != second

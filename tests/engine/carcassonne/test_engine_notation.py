@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.carcassonne.features import Feature
 from engine.carcassonne.notation import Action, Placement, Turn, parse_syntax
 from engine.carcassonne.scoring import join_names, owners_of, road_city_value
 from engine.carcassonne.setup import initial_state, make_options
-from engine.carcassonne.features import Feature
 from engine.carcassonne.tiles import CITY, ROAD
 from engine.protocol import IllegalMove
 

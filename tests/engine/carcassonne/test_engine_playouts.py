@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,3 +115,26 @@ def test_every_farm_option_with_all_expansions_plays_out() -> None:
             "traders_builders": "full",
         }
         _play(2 + i, options, 1000 + i)
+
+
+COMBINATIONS = [
+    (river, ic, tb)
+    for river in (False, True)
+    for ic in ("off", "tiles", "full")
+    for tb in ("off", "tiles", "full")
+]
+
+
+@pytest.mark.parametrize(("index", "combination"), list(enumerate(COMBINATIONS)))
+def test_every_expansion_combination_plays_out(
+    index: int, combination: tuple[bool, str, str]
+) -> None:
+    river, ic, tb = combination
+    options = {
+        "farms": FARMS[index % 4],
+        "small_cities": index % 3 == 0,
+        "river": river,
+        "inns_cathedrals": ic,
+        "traders_builders": tb,
+    }
+    _play(2 + index % 5, options, 500 + index)

@@ -18,6 +18,7 @@ from engine.carcassonne.tiles import (
     TERRAINS,
     TILES,
     opposite_half,
+    segment_anchor,
     tiles_of_set,
 )
 
@@ -205,3 +206,17 @@ def test_renaming_of_non_canonical_rotations_follows_cn_2_4(
 ) -> None:
     renamed = _renamed(tile_id, k)
     assert {name: renamed[name] for name in expected} == expected
+
+
+@pytest.mark.parametrize("tile_id", sorted(TILES))
+def test_segment_anchors_sit_on_the_tile_towards_their_sides(tile_id: str) -> None:
+    tt = TILES[tile_id]
+    midpoints = ((0.5, 0.0), (1.0, 0.5), (0.5, 1.0), (0.0, 0.5))
+    for rot in (0, 90, 180, 270):
+        for seg in tt.segments:
+            ax, ay = segment_anchor(tile_id, rot, seg.name)
+            assert 0.0 <= ax <= 1.0
+            assert 0.0 <= ay <= 1.0
+            if seg.kind in (CITY, ROAD) and len(seg.sides) == 1:
+                mx, my = midpoints[(seg.sides[0] + rot // 90) % 4]
+                assert abs(ax - mx) + abs(ay - my) < 0.5
