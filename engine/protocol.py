@@ -32,7 +32,8 @@ form, with the hidden parts replaced:
 * ``exchange`` is removed. ``exchanged``: sorted seats that have picked so far;
   ``my_pick``: the viewer's own pick or ``None``; ``received``: the card the viewer was
   passed in the last exchange once the rules let them see it, else ``None``.
-* ``seed`` is removed.
+* ``seed`` is removed. Tock's ``hand`` (the number of the hand in its deck cycle) is renamed
+  ``hand_number`` because ``hand`` holds the viewer's cards.
 * ``board``: ``{"ring": R, "per_seat": F}`` so a renderer needs no game knowledge to lay out
   the ring; ``teams`` as in N-3 (``null`` for free-for-all).
 

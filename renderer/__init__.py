@@ -1,0 +1,139 @@
+"""Pöppel's renderer: public game views in, PNG bytes out (Pillow).
+
+Every function is pure and deterministic: it reads only its arguments (a public view as
+made by ``view(state, seat)`` of :mod:`engine.protocol`, never hidden information), does no
+I/O, and gives byte-identical PNGs for equal inputs. Seat colours come from the
+colour-blind-safe Okabe–Ito palette and every pawn and figure also carries its seat's letter
+(:data:`renderer.style.SEAT_LETTERS`, :data:`renderer.style.CARCASSONNE_LETTERS`).
+
+Public API
+----------
+``render_board(view, *, names=None, highlight=None) -> bytes``
+    The board of any game, chosen by ``view["game"]``. Race boards put the viewer's seat at
+    the bottom (a spectator view: the first seat in use). ``names``: display names, either one
+    per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
+    colour names (race) or the view's ``names`` (Carcassonne) are used. ``highlight``: race
+    locations (``"r12"``, ``"h0.2"``) or Carcassonne cells (``(x, y)``) to ring in magenta.
+``render_hand(game, cards, *, playable=None) -> bytes``
+    The player's cards left to right, numbered 1…n like the bot's buttons; cards whose
+    ``playable`` entry is false are greyed.
+``render_placements(view, placements, *, names=None) -> bytes``
+    Carcassonne, phase ``place``: the board with each legal cell numbered 1…n in
+    :func:`placement_order`, plus the drawn tile in every legal rotation.
+``placement_order(placements) -> list[tuple[int, int]]``
+    The numbering of :func:`render_placements`: cells sorted by y, then x.
+``render_figure_spots(view, x, y, rot, tile, spots) -> bytes``
+    Carcassonne, phase ``figure``: a close-up of ``tile`` at ``(x, y)`` turned ``rot``, its
+    neighbours around it, and the spots lettered A, B, C… in the order of ``spots``. A spot
+    is a segment name (``"city0"``) or an action (``"follower:city0"``); ``"none"`` gets a
+    letter in the legend only.
+``warm_up() -> None``
+    Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
+    that the first Carcassonne image of a running bot is as fast as the others.
+``race_field_center(view, location) -> (x, y)``
+    Pixel centre of a race location in the board image (for tests and image maps).
+``carcassonne_cell_center(view, cell, *, extra=()) -> (x, y) | None``
+    Pixel centre of a cell in ``render_board`` (``extra`` = its highlight) or in
+    ``render_placements`` (``extra`` = the legal cells); ``None`` when cropped away.
+
+The functions may be called from worker threads (``asyncio.to_thread``): a lock makes
+them take turns, since the drawing is CPU-bound anyway and the caches are shared.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from renderer.carcassonne.board import (
+    carcassonne_cell_center,
+    carcassonne_palette,
+    draw_carcassonne_board,
+)
+from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
+from renderer.carcassonne.tiledata import all_tile_ids
+from renderer.carcassonne.tiles import segment_spot
+from renderer.cards import draw_hand, hand_palette
+from renderer.race_board import draw_race_board, race_palette
+from renderer.race_layout import race_field_center
+from renderer.style import encode_png
+
+__all__ = [
+    "carcassonne_cell_center",
+    "placement_order",
+    "race_field_center",
+    "render_board",
+    "render_figure_spots",
+    "render_hand",
+    "render_placements",
+    "warm_up",
+]
+
+_LOCK = threading.Lock()
+
+Highlight = Iterable[str] | Iterable[tuple[int, int]] | None
+
+
+def render_board(
+    view: Mapping[str, Any],
+    *,
+    names: Sequence[str] | None = None,
+    highlight: Highlight = None,
+) -> bytes:
+    """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``)."""
+    game = view.get("game")
+    if game not in ("tock", "dog", "carcassonne"):
+        raise ValueError(f"unknown game {game!r}")
+    with _LOCK:
+        return _render_board(view, game, names, highlight)
+
+
+def _render_board(
+    view: Mapping[str, Any], game: str, names: Sequence[str] | None, highlight: Highlight
+) -> bytes:
+    if game in ("tock", "dog"):
+        locations = [str(loc) for loc in highlight or ()]
+        return encode_png(draw_race_board(view, names, locations), race_palette())
+    cells = [(int(c[0]), int(c[1])) for c in highlight or ()]  # type: ignore[index]
+    return encode_png(draw_carcassonne_board(view, names, cells), carcassonne_palette())
+
+
+def render_hand(
+    game: str, cards: Sequence[str], *, playable: Sequence[bool] | None = None
+) -> bytes:
+    """PNG of a Tock or Dog hand, numbered 1…n; unplayable cards greyed."""
+    if game not in ("tock", "dog"):
+        raise ValueError(f"no hands in {game!r}")
+    with _LOCK:
+        return encode_png(draw_hand(game, list(cards), playable), hand_palette())
+
+
+def render_placements(
+    view: Mapping[str, Any],
+    placements: Mapping[tuple[int, int], Sequence[int]],
+    *,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG of the Carcassonne board with the legal cells numbered, and the tile's rotations."""
+    with _LOCK:
+        return encode_png(draw_placements(view, placements, names), carcassonne_palette())
+
+
+def render_figure_spots(
+    view: Mapping[str, Any], x: int, y: int, rot: int, tile: str, spots: Sequence[str]
+) -> bytes:
+    """PNG close-up of the placed tile with its legal figure spots lettered A, B, C…"""
+    with _LOCK:
+        image = draw_figure_spots(view, x, y, rot, tile, spots)
+        return encode_png(image, carcassonne_palette())
+
+
+def warm_up() -> None:
+    """Fill the caches that the first image of each game would otherwise fill."""
+    with _LOCK:
+        for tile_id in all_tile_ids():
+            segment_spot(tile_id, 0, "city0")
+        race_palette()
+        hand_palette()
+        carcassonne_palette()

@@ -1,0 +1,122 @@
+"""Renderer benchmark: ``python -m bench.render`` prints render+encode time and PNG size.
+
+Views come from seeded random play-outs of the real engines. Caches (fonts, static board
+layers, tile bitmaps) are warmed by one untimed call, as they are in a running bot.
+Targets: Tock/Dog board <= 60 ms p50, Carcassonne board with 72 tiles <= 120 ms p50,
+every PNG <= 300 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import engine.carcassonne as carcassonne
+import engine.dog as dog
+import engine.tock as tock
+from renderer import (
+    placement_order,
+    render_board,
+    render_figure_spots,
+    render_hand,
+    render_placements,
+)
+
+
+def _race_view(module: Any, players: int, options: dict[str, Any], steps: int) -> dict:
+    state = module.new_game(players, options, 17)
+    rng = random.Random(17)
+    seat = 0
+    for _ in range(steps):
+        if module.outcome(state) is not None:
+            break
+        seat = min(module.seats_to_act(state))
+        state = module.apply(state, rng.choice(module.legal_moves(state, seat)))
+    return module.view(state, seat)
+
+
+def _carcassonne_state(tiles: int) -> Any:
+    """A game with ``tiles`` tiles on the board, in phase ``place`` (expansions on, so the
+    pile is long enough to still be running then)."""
+    options = {"inns_cathedrals": "full", "traders_builders": "full"}
+    state = carcassonne.new_game(4, options, 23)
+    rng = random.Random(23)
+    while len(carcassonne.view(state, None)["board"]) < tiles or state.phase != "place":
+        if carcassonne.outcome(state) is not None:
+            break
+        moves = carcassonne.legal_moves(state)
+        # Prefer placing figures so the board carries a realistic number of them.
+        figure_moves = [m for m in moves if str(m) != "none"]
+        state = carcassonne.apply(state, rng.choice(figure_moves or moves))
+    return state
+
+
+def _measure(render: Callable[[], bytes], repeat: int) -> tuple[float, float, float, int]:
+    """(wall p50, wall p95, CPU p50) in ms and the PNG size in bytes.
+
+    CPU time is printed too because on a shared machine wall time includes waiting for a core.
+    """
+    size = len(render())  # warm the caches
+    times = []
+    cpu = []
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        render()
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    return statistics.median(times) * 1000, p95 * 1000, statistics.median(cpu) * 1000, size
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run every case and print one line each."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=30, help="timed runs per case")
+    args = parser.parse_args(argv)
+    cases: list[tuple[str, Callable[[], bytes]]] = []
+    tock4 = _race_view(tock, 4, {"game_type": "2v2"}, 80)
+    tock6 = _race_view(tock, 6, {}, 80)
+    dog4 = _race_view(dog, 4, {}, 80)
+    dog6 = _race_view(dog, 6, {}, 80)
+    cases += [
+        ("tock board 4p", lambda: render_board(tock4)),
+        ("tock board 6p", lambda: render_board(tock6)),
+        ("dog board 4p", lambda: render_board(dog4)),
+        ("dog board 6p", lambda: render_board(dog6)),
+        ("dog hand 6 cards", lambda: render_hand("dog", ["A", "4", "7", "J", "K", "X"])),
+    ]
+    state = _carcassonne_state(72)
+    view = carcassonne.view(state, 0)
+    placements = carcassonne.legal_placements(state)
+    cell = placement_order(placements)[0]
+    rot = placements[cell][0]
+    placed = carcassonne.apply(state, f"{cell[0]},{cell[1]}@{rot}")
+    placed_view = carcassonne.view(placed, 0)
+    spots = [str(m) for m in carcassonne.legal_moves(placed)]
+    tiles = len(view["board"])
+    cases += [
+        (f"carcassonne board {tiles} tiles", lambda: render_board(view)),
+        (
+            f"carcassonne placements ({len(placements)} cells)",
+            lambda: render_placements(view, placements),
+        ),
+        (
+            "carcassonne figure spots",
+            lambda: render_figure_spots(
+                placed_view, cell[0], cell[1], rot, str(view["current_tile"]), spots
+            ),
+        ),
+    ]
+    print(f"{'case':<36} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} {'PNG KB':>8}")
+    for name, render in cases:
+        p50, p95, cpu, size = _measure(render, args.repeat)
+        print(f"{name:<36} {p50:8.1f} {p95:8.1f} {cpu:8.1f} {size / 1024:8.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Images for the Carcassonne player to act: numbered legal cells, and lettered figure spots."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderer.carcassonne.board import (
+    board_cells,
+    draw_board_area,
+    draw_figure,
+    draw_scoreboard,
+    plan_layout,
+    scoreboard_height,
+    scoreboard_width,
+)
+from renderer.carcassonne.tiles import segment_spot, tile_image
+from renderer.style import (
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    WHITE,
+    draw_centered_text,
+    fit_text,
+    font,
+)
+
+STRIP_TILE = 88
+STRIP_HEIGHT = STRIP_TILE + 64
+SPOT_CELL = 180
+
+_KIND_WORDS = {
+    "city": "city (knight)",
+    "road": "road (thief)",
+    "field": "field (farmer)",
+    "monastery": "monastery (monk)",
+}
+_FIGURE_WORDS = {"follower": "follower", "big": "big follower", "builder": "builder", "pig": "pig"}
+
+
+def placement_order(placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:
+    """The legal cells in the order they are numbered 1…n: by y, then x (as in CN-4.1)."""
+    return sorted(((int(x), int(y)) for x, y in placements), key=lambda c: (c[1], c[0]))
+
+
+def _rotations(placements: Mapping[tuple[int, int], Sequence[int]]) -> list[int]:
+    return sorted({int(r) % 360 for rots in placements.values() for r in rots})
+
+
+def draw_placements(
+    view: Mapping[str, Any],
+    placements: Mapping[tuple[int, int], Sequence[int]],
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    """The board with each legal cell numbered, and the drawn tile in each legal rotation."""
+    order = placement_order(placements)
+    layout = plan_layout(view, order)
+    rotations = _rotations(placements)
+    width = max(
+        layout.width + 8, scoreboard_width(view), 560, 12 + len(rotations) * (STRIP_TILE + 24)
+    )
+    board_bottom = layout.height + 8
+    height = board_bottom + STRIP_HEIGHT + scoreboard_height(view)
+    image = Image.new("RGB", (width, height), PAPER)
+    draw_board_area(image, layout, view)
+    draw = ImageDraw.Draw(image)
+    t = layout.tile
+    size = max(14, round(t * 0.42))
+    for number, cell in enumerate(order, start=1):
+        if not layout.contains(cell):
+            continue
+        ox, oy = layout.cell_origin(cell)
+        inset = max(2, t // 16)
+        draw.rectangle(
+            (ox + inset, oy + inset, ox + t - 1 - inset, oy + t - 1 - inset),
+            fill=WHITE,
+            outline=HIGHLIGHT,
+            width=max(2, t // 14),
+        )
+        draw_centered_text(draw, (ox + t / 2, oy + t / 2 + 1), str(number), size, INK)
+    tile_id = view.get("current_tile")
+    y = board_bottom
+    if tile_id:
+        draw.text(
+            (12, y + 4),
+            fit_text(f"Tile {tile_id}: legal rotations (clockwise)", 20, width - 24),
+            font=font(20),
+            fill=INK,
+        )
+        for i, rot in enumerate(rotations):
+            x = 12 + i * (STRIP_TILE + 24)
+            image.paste(tile_image(str(tile_id), rot, STRIP_TILE), (x, y + 32))
+            draw.rectangle(
+                (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
+            )
+            draw_centered_text(draw, (x + STRIP_TILE / 2, y + 44 + STRIP_TILE), f"{rot}°", 18, INK)
+    draw_scoreboard(image, board_bottom + STRIP_HEIGHT, view, names)
+    return image
+
+
+def _spot_segment(spot: str) -> tuple[str | None, str | None]:
+    """(figure kind, segment) of a spot given as ``segment`` or ``kind:segment``."""
+    if spot in ("", "none"):
+        return None, None
+    kind, _, segment = spot.rpartition(":")
+    return (kind or None), segment
+
+
+def spot_label(index: int) -> str:
+    """The letter of the ``index``-th spot (A, B, … Z, then AA, AB, …)."""
+    letters = string.ascii_uppercase
+    if index < len(letters):
+        return letters[index]
+    return letters[index // len(letters) - 1] + letters[index % len(letters)]
+
+
+def draw_figure_spots(
+    view: Mapping[str, Any],
+    x: int,
+    y: int,
+    rot: int,
+    tile: str,
+    spots: Sequence[str],
+) -> Image.Image:
+    """A close-up of the placed tile and its neighbours with the spots lettered A, B, C…"""
+    cells = board_cells(view)
+    cells[(x, y)] = (tile, rot % 360)
+    t = SPOT_CELL
+    legend_rows = max(1, len(spots))
+    width = 3 * t + 24
+    height = 3 * t + 24 + 12 + 30 * legend_rows
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    left, top = 12, 12
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            cell = (x + dx, y + dy)
+            ox, oy = left + (dx + 1) * t, top + (dy + 1) * t
+            if cell in cells:
+                tile_id, r = cells[cell]
+                layer = tile_image(tile_id, r, t)
+                if cell != (x, y):
+                    # Neighbours are faded so that the placed tile stands out.
+                    layer = Image.blend(layer, Image.new("RGB", layer.size, PAPER), 0.45)
+                image.paste(layer, (ox, oy))
+            else:
+                draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), fill=(236, 232, 222))
+            draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), outline=(205, 200, 190))
+    for fig in view.get("figures") or ():
+        cell = (int(fig["x"]), int(fig["y"]))
+        if cell == (x, y) or cell not in cells or max(abs(cell[0] - x), abs(cell[1] - y)) > 1:
+            continue
+        tile_id, r = cells[cell]
+        sx, sy = segment_spot(tile_id, r, str(fig.get("segment", "")))
+        ox, oy = left + (cell[0] - x + 1) * t, top + (cell[1] - y + 1) * t
+        draw_figure(
+            draw,
+            (ox + sx * t, oy + sy * t),
+            str(fig.get("kind", "follower")),
+            int(fig["player"]),
+            80,
+        )
+    ox, oy = left + t, top + t
+    draw.rectangle((ox - 2, oy - 2, ox + t + 1, oy + t + 1), outline=HIGHLIGHT, width=4)
+    legend_y = top + 3 * t + 12
+    placed: dict[str, list[str]] = {}
+    for index, spot in enumerate(spots):
+        letter = spot_label(index)
+        kind, segment = _spot_segment(str(spot))
+        if segment is None:
+            text = "no figure"
+        else:
+            placed.setdefault(segment, []).append(letter)
+            base = segment.rstrip("0123456789")
+            what = _KIND_WORDS.get(base, segment)
+            text = f"{_FIGURE_WORDS.get(kind or '', kind)} on {what}" if kind else what
+        draw.text((left, legend_y + index * 30), f"{letter}", font=font(22), fill=HIGHLIGHT)
+        draw.text(
+            (left + 40, legend_y + index * 30),
+            fit_text(text, 20, width - 60),
+            font=font(20),
+            fill=INK,
+        )
+    for segment, letters in placed.items():
+        sx, sy = segment_spot(tile, rot % 360, segment)
+        px, py = ox + sx * t, oy + sy * t
+        label = "/".join(letters)
+        r = 17 + 6 * (len(letters) - 1)
+        draw.rounded_rectangle(
+            (px - r, py - 17, px + r, py + 17), radius=17, fill=WHITE, outline=INK, width=3
+        )
+        draw_centered_text(draw, (px, py + 1), label, 24, INK)
+    return image

@@ -1,0 +1,195 @@
+"""The player's hand: one readable card face per card, numbered like the bot's buttons."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from renderer.style import INK, PAPER, RGB, WHITE, draw_centered_text, fixed_palette, font, tint
+
+CARD_W = 120
+CARD_H = 172
+GAP = 14
+MARGIN = 16
+NUMBER_BAND = 44
+
+#: What each card does, printed small on the face so new players need no rules sheet.
+TOCK_HINTS = {
+    "A": "out / 1",
+    "4": "4 back",
+    "7": "split 7",
+    "10": "10 + ban",
+    "J": "swap",
+    "Q": "12",
+    "K": "out / 13",
+}
+DOG_HINTS = {
+    "A": "out/1/11",
+    "4": "4 fwd/back",
+    "7": "split 7",
+    "J": "swap",
+    "Q": "12",
+    "K": "out / 13",
+    "X": "any card",
+}
+#: Tock faces alternate two suit-like marks (shapes, not colours only) by rank so that the
+#: hand looks like playing cards; the engine knows no suits (C-1.6).
+_TOCK_SUITS = ("diamond", "club", "heart", "spade")
+_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X")
+RED_INK: RGB = (190, 40, 30)
+DOG_BACK: RGB = (40, 96, 160)
+JOKER_FRAME: RGB = (150, 60, 150)
+STAR: RGB = (240, 200, 40)
+NUMBER_OFF: RGB = (190, 186, 178)
+
+
+def hand_palette() -> Image.Image:
+    """The fixed palette of hand images (greyed faces use the grey ramp)."""
+    base = (
+        PAPER,
+        WHITE,
+        INK,
+        RED_INK,
+        DOG_BACK,
+        JOKER_FRAME,
+        STAR,
+        NUMBER_OFF,
+        tint(DOG_BACK, 0.2),
+        tint(JOKER_FRAME, 0.2),
+    )
+    return fixed_palette(base, ((DOG_BACK, WHITE), (JOKER_FRAME, WHITE), (RED_INK, WHITE)))
+
+
+def _suit_of(card: str) -> str:
+    index = _RANKS.index(card) if card in _RANKS else 0
+    return _TOCK_SUITS[index % 4]
+
+
+def _draw_suit(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: float) -> RGB:
+    """A small suit mark centred on (x, y) with half-size ``s``; returns its colour."""
+    if kind == "diamond":
+        draw.polygon(((x, y - s), (x + s * 0.75, y), (x, y + s), (x - s * 0.75, y)), fill=RED_INK)
+        return RED_INK
+    if kind == "heart":
+        r = s * 0.5
+        draw.ellipse((x - s, y - s * 0.6, x, y + s * 0.4 - r * 0.2), fill=RED_INK)
+        draw.ellipse((x, y - s * 0.6, x + s, y + s * 0.4 - r * 0.2), fill=RED_INK)
+        draw.polygon(
+            ((x - s * 0.98, y - s * 0.05), (x + s * 0.98, y - s * 0.05), (x, y + s)), fill=RED_INK
+        )
+        return RED_INK
+    if kind == "club":
+        r = s * 0.45
+        for cx, cy in ((x, y - s * 0.45), (x - s * 0.5, y + s * 0.1), (x + s * 0.5, y + s * 0.1)):
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
+        draw.polygon(((x, y), (x - s * 0.3, y + s), (x + s * 0.3, y + s)), fill=INK)
+        return INK
+    draw.polygon(((x, y - s), (x + s * 0.9, y + s * 0.2), (x - s * 0.9, y + s * 0.2)), fill=INK)
+    draw.ellipse((x - s * 0.9, y - s * 0.15, x, y + s * 0.6), fill=INK)
+    draw.ellipse((x, y - s * 0.15, x + s * 0.9, y + s * 0.6), fill=INK)
+    draw.polygon(((x, y + s * 0.1), (x - s * 0.3, y + s), (x + s * 0.3, y + s)), fill=INK)
+    return INK
+
+
+@lru_cache(maxsize=64)
+def card_face(game: str, card: str) -> Image.Image:
+    """One card face (cached), ``CARD_W`` × ``CARD_H``, on a transparent corner background."""
+    face = Image.new("RGB", (CARD_W, CARD_H), PAPER)
+    draw = ImageDraw.Draw(face)
+    box = (2, 2, CARD_W - 3, CARD_H - 3)
+    if game == "dog":
+        _dog_face(draw, box, card)
+    else:
+        _tock_face(draw, box, card)
+    return face
+
+
+def _tock_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str) -> None:
+    draw.rounded_rectangle(box, radius=12, fill=WHITE, outline=INK, width=3)
+    suit = _suit_of(card)
+    colour = _draw_suit(draw, suit, 24, 50, 10)
+    draw.text((10, 6), card, font=font(30), fill=colour)
+    _draw_suit(draw, suit, CARD_W - 24, CARD_H - 50, 10)
+    draw_centered_text(
+        draw, (CARD_W / 2, CARD_H / 2 - 4), card, 64 if len(card) < 2 else 54, colour
+    )
+    hint = TOCK_HINTS.get(card)
+    if hint:
+        draw_centered_text(draw, (CARD_W / 2, CARD_H - 22), hint, 17, INK)
+
+
+def _dog_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str) -> None:
+    joker = card == "X"
+    frame = JOKER_FRAME if joker else DOG_BACK
+    draw.rounded_rectangle(box, radius=12, fill=frame, outline=INK, width=3)
+    inner = (box[0] + 8, box[1] + 8, box[2] - 8, box[3] - 8)
+    draw.rounded_rectangle(inner, radius=8, fill=WHITE)
+    # A paw print as the Dog "suit": four toes and a pad, drawn from ellipses.
+    px, py, s = CARD_W - 30, 32, 6
+    draw.ellipse((px - s * 1.5, py, px + s * 1.5, py + s * 2.2), fill=tint(frame, 0.2))
+    for dx, dy in ((-1.6, -0.6), (-0.55, -1.5), (0.55, -1.5), (1.6, -0.6)):
+        cx, cy = px + dx * s, py + dy * s
+        draw.ellipse(
+            (cx - s * 0.55, cy - s * 0.7, cx + s * 0.55, cy + s * 0.7), fill=tint(frame, 0.2)
+        )
+    label = "JOKER" if joker else card
+    draw.text((16, 12), "X" if joker else card, font=font(30), fill=frame)
+    if joker:
+        # A star so the joker stands out by shape as well as colour.
+        cx, cy, r = CARD_W / 2, CARD_H / 2 - 12, 30
+        points = []
+        for i in range(10):
+            radius = r if i % 2 == 0 else r * 0.45
+            a = -math.pi / 2 + i * math.pi / 5
+            points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
+        draw.polygon(points, fill=STAR, outline=INK)
+        draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, 22, frame)
+    else:
+        draw_centered_text(
+            draw, (CARD_W / 2, CARD_H / 2 - 2), card, 64 if len(card) < 2 else 54, INK
+        )
+    hint = DOG_HINTS.get(card)
+    if hint:
+        draw_centered_text(draw, (CARD_W / 2, CARD_H - 28), hint, 17, INK)
+
+
+def draw_hand(
+    game: str, cards: Sequence[str], playable: Sequence[bool] | None = None
+) -> Image.Image:
+    """The hand image: faces left to right, numbers 1…n under them, unplayable ones greyed."""
+    if playable is not None and len(playable) != len(cards):
+        raise ValueError("playable must have one entry per card")
+    count = max(1, len(cards))
+    width = MARGIN * 2 + count * CARD_W + (count - 1) * GAP
+    height = MARGIN * 2 + CARD_H + NUMBER_BAND
+    image = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(image)
+    if not cards:
+        draw_centered_text(draw, (width / 2, height / 2), "no cards", 26, INK)
+        return image
+    for i, card in enumerate(cards):
+        x = MARGIN + i * (CARD_W + GAP)
+        face = card_face(game, str(card))
+        usable = playable is None or bool(playable[i])
+        if not usable:
+            # Greyed: washed out towards the background, so the number still reads.
+            face = Image.blend(
+                face.convert("L").convert("RGB"), Image.new("RGB", face.size, PAPER), 0.55
+            )
+        image.paste(face, (x, MARGIN))
+        number_centre = (x + CARD_W / 2, MARGIN + CARD_H + NUMBER_BAND / 2 + 2)
+        r = 17
+        draw.ellipse(
+            (
+                number_centre[0] - r,
+                number_centre[1] - r,
+                number_centre[0] + r,
+                number_centre[1] + r,
+            ),
+            fill=INK if usable else NUMBER_OFF,
+        )
+        draw_centered_text(draw, (number_centre[0], number_centre[1] + 1), str(i + 1), 22, WHITE)
+    return image

@@ -1,0 +1,198 @@
+"""Colours, seat letters, fonts and small drawing helpers shared by every renderer module.
+
+The seat colours are the Okabe–Ito palette, which stays distinguishable under the common
+forms of colour blindness; every pawn and figure also carries its seat's letter, so colour
+is never the only cue.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+#: Seat colours of Tock and Dog in seat order (Okabe–Ito): the engines call seats 0–5 Red,
+#: Blue, Yellow, Green, Purple and Orange (race-notation N-8).
+SEAT_COLOURS: tuple[RGB, ...] = (
+    (213, 94, 0),
+    (0, 114, 178),
+    (240, 228, 66),
+    (0, 158, 115),
+    (204, 121, 167),
+    (230, 159, 0),
+)
+#: The letter drawn on every pawn and seat label, in seat order.
+SEAT_LETTERS: tuple[str, ...] = ("R", "B", "Y", "G", "P", "O")
+#: English colour names in seat order, as the race engines use them.
+SEAT_COLOUR_NAMES: tuple[str, ...] = ("Red", "Blue", "Yellow", "Green", "Purple", "Orange")
+
+#: Carcassonne's figure colours follow the engine's default player names (Red, Blue, Green,
+#: Yellow, Black, Pink), again from the Okabe–Ito set plus black.
+CARCASSONNE_COLOURS: tuple[RGB, ...] = (
+    (213, 94, 0),
+    (0, 114, 178),
+    (0, 158, 115),
+    (240, 228, 66),
+    (45, 45, 45),
+    (204, 121, 167),
+)
+CARCASSONNE_LETTERS: tuple[str, ...] = ("R", "B", "G", "Y", "K", "P")
+CARCASSONNE_COLOUR_NAMES: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow", "Black", "Pink")
+
+INK: RGB = (30, 30, 30)
+PAPER: RGB = (250, 247, 240)
+GREY: RGB = (150, 150, 150)
+LIGHT_GREY: RGB = (215, 212, 205)
+WHITE: RGB = (255, 255, 255)
+HIGHLIGHT: RGB = (230, 0, 126)
+
+
+def seat_colour(seat: int, game: str = "tock") -> RGB:
+    """The colour of ``seat`` in ``game`` (Tock and Dog share a palette)."""
+    palette = CARCASSONNE_COLOURS if game == "carcassonne" else SEAT_COLOURS
+    return palette[seat % len(palette)]
+
+
+def seat_letter(seat: int, game: str = "tock") -> str:
+    """The letter of ``seat`` in ``game``."""
+    letters = CARCASSONNE_LETTERS if game == "carcassonne" else SEAT_LETTERS
+    return letters[seat % len(letters)]
+
+
+def seat_colour_name(seat: int, game: str = "tock") -> str:
+    """The English colour name of ``seat`` in ``game``."""
+    names = CARCASSONNE_COLOUR_NAMES if game == "carcassonne" else SEAT_COLOUR_NAMES
+    return names[seat % len(names)]
+
+
+def text_colour_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on ``colour`` (relative luminance)."""
+    r, g, b = colour
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return INK if luminance > 140 else WHITE
+
+
+def tint(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed towards white by ``amount`` (0 = unchanged, 1 = white)."""
+    return tuple(round(c + (255 - c) * amount) for c in colour)  # type: ignore[return-value]
+
+
+def shade(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed towards black by ``amount``."""
+    return tuple(round(c * (1 - amount)) for c in colour)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font at ``size`` px (no system fonts: CI machines differ)."""
+    return ImageFont.load_default(size=size)
+
+
+#: Characters the bundled font lacks, with readable stand-ins (engine texts use some).
+_STAND_INS = str.maketrans({"→": "->", "←": "<-", "↔": "<->", "×": "x", "✓": "v", "▶": ">"})
+
+
+def clean_text(text: str) -> str:
+    """``text`` with characters the bundled font cannot draw replaced."""
+    return text.translate(_STAND_INS)
+
+
+def draw_centered_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    stroke: int = 0,
+    stroke_fill: RGB | None = None,
+) -> None:
+    """Draw ``text`` centred on ``xy`` (middle-middle anchor)."""
+    draw.text(
+        xy,
+        clean_text(text),
+        font=font(size),
+        fill=fill,
+        anchor="mm",
+        stroke_width=stroke,
+        stroke_fill=stroke_fill,
+    )
+
+
+def text_width(text: str, size: int) -> float:
+    """Width in px of ``text`` at ``size``."""
+    return font(size).getlength(text)
+
+
+def fit_text(text: str, size: int, max_width: float) -> str:
+    """``text`` shortened with an ellipsis so that it fits ``max_width`` at ``size``."""
+    text = clean_text(text)
+    if text_width(text, size) <= max_width:
+        return text
+    while text and text_width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=8)
+def fixed_palette(
+    base: tuple[RGB, ...], blend_pairs: tuple[tuple[RGB, RGB], ...] = ()
+) -> Image.Image:
+    """A 256-colour palette image: ``base`` exactly, then the blends anti-aliasing makes.
+
+    Text is anti-aliased against its background and scaled tiles blend neighbouring colours,
+    so the palette also holds steps between every base colour and ink / white, between the
+    given ``blend_pairs``, and a grey ramp. Mapping an image onto a fixed palette is ten
+    times faster than computing one per image, and gives identical colours on every board.
+    """
+    colours: list[RGB] = []
+
+    def add(colour: RGB, spacing: int) -> None:
+        if len(colours) >= 256:
+            return
+        if all(sum(abs(a - b) for a, b in zip(colour, c, strict=True)) > spacing for c in colours):
+            colours.append(colour)
+
+    for colour in base:
+        add(colour, 0)
+    for t in (0.5, 0.25, 0.75):
+        for colour in base:
+            add(_mix(colour, INK, t), 10)
+            add(_mix(colour, WHITE, t), 10)
+        for a, b in blend_pairs:
+            add(_mix(a, b, t), 10)
+    for level in range(0, 256, 16):
+        add((level, level, level), 8)
+    for t in (0.125, 0.375, 0.625, 0.875):
+        for colour in base:
+            add(_mix(colour, INK, t), 14)
+            add(_mix(colour, WHITE, t), 14)
+    colours += [colours[-1]] * (256 - len(colours))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in colours for channel in colour])
+    return palette
+
+
+def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """PNG bytes of ``image``, reduced to 256 colours: flat drawings compress far better.
+
+    With a ``palette`` (see :func:`fixed_palette`) each pixel takes the nearest palette
+    colour, which is fast; without one, Pillow's octree quantiser picks the colours.
+    Both are deterministic for the same pixels.
+    """
+    if palette is not None:
+        reduced = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        reduced = image.quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
+    buffer = io.BytesIO()
+    reduced.save(buffer, format="PNG", compress_level=3)
+    return buffer.getvalue()
