@@ -135,11 +135,14 @@ class GameModule(Protocol):
         """The legal moves of ``seat`` (default: the seat to act), one per outcome."""
         ...
 
-    def apply(self, state: Any, move: Any) -> Any:
-        """Return the state after ``move`` (a move or its text); raise :class:`IllegalMove`."""
+    def apply(self, state: Any, move: Any, seat: int | None = None) -> Any:
+        """Return the state after ``move`` (a move or its text); raise :class:`IllegalMove`.
+
+        ``seat`` names the acting seat where several may act (an exchange pick ``G:c``).
+        """
         ...
 
-    def parse_move(self, state: Any, text: str) -> Any:
+    def parse_move(self, state: Any, text: str, seat: int | None = None) -> Any:
         """Parse notation into a legal move of ``state``; raise :class:`IllegalMove`."""
         ...
 

@@ -224,15 +224,26 @@ def _apply_move(state: State, move: Move) -> State:
     raise IllegalMove(f"not a Carcassonne move: {move!r}")
 
 
-def apply(state: State, move: Move | str) -> State:
-    """The state after ``move`` (a Move or its text); raise IllegalMove, ``state`` unchanged."""
+def _check_seat(state: State, seat: int | None) -> None:
+    """Refuse a move announced for a seat that is not the one to act."""
+    if seat is not None and seat not in seats_to_act(state):
+        raise IllegalMove(f"it is not seat {seat}'s turn")
+
+
+def apply(state: State, move: Move | str, seat: int | None = None) -> State:
+    """The state after ``move`` (a Move or its text); raise IllegalMove, ``state`` unchanged.
+
+    ``seat``, when given, must be the seat to act.
+    """
+    _check_seat(state, seat)
     if isinstance(move, str):
         move = parse_syntax(move)
     return _apply_move(state, move)
 
 
-def parse_move(state: State, text: str) -> Move:
+def parse_move(state: State, text: str, seat: int | None = None) -> Move:
     """Parse ``text`` into a legal move of ``state`` in canonical form (CN-3.2)."""
+    _check_seat(state, seat)
     move = parse_syntax(text)
     _apply_move(state, move)  # raises IllegalMove with the reason if not legal
     tile = state.current

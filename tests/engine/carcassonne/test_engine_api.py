@@ -324,3 +324,15 @@ def test_apply_never_changes_its_input_even_when_branching() -> None:
     assert carc.legal_moves(root) == legal_before
     assert play(root, 0, 30) == first
     assert first != second
+
+
+def test_apply_refuses_a_move_announced_for_a_seat_not_to_act() -> None:
+    import engine.carcassonne as carc
+    from engine import IllegalMove
+
+    state = carc.new_game(2, {}, seed=3)
+    (to_act,) = carc.seats_to_act(state)
+    move = carc.legal_moves(state)[0]
+    with pytest.raises(IllegalMove, match="turn"):
+        carc.apply(state, move, seat=1 - to_act)
+    assert carc.to_position(carc.apply(state, move, seat=to_act))["phase"] == "figure"
