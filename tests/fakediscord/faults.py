@@ -1,0 +1,82 @@
+"""Fault injection: queued 429s and 5xx answers for chosen routes."""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Fault:
+    """One canned error answer for requests matching `method` and the glob `path`.
+
+    `path` is matched against the path after `/api/v10`, e.g. "/channels/*/messages" or
+    "/interactions/*"; `*` matches across slashes (fnmatch semantics).
+    """
+
+    method: str
+    path: str
+    status: int
+    body: dict[str, Any] | str
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def matches(self, method: str, path: str) -> bool:
+        """Whether this fault applies to a request."""
+        return self.method in ("*", method) and fnmatch.fnmatchcase(path, self.path)
+
+
+def rate_limit(
+    method: str, path: str, retry_after: float = 0.05, *, is_global: bool = False
+) -> Fault:
+    """A 429 as Discord sends it behind Google's load balancer (discord.py checks `Via`)."""
+    headers = {
+        "Retry-After": str(math.ceil(retry_after)),
+        "X-RateLimit-Limit": "5",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+        "X-RateLimit-Bucket": "fakebucket" + str(abs(hash(path)) % 10_000),
+        "X-RateLimit-Scope": "global" if is_global else "user",
+        "Via": "1.1 google",
+    }
+    if is_global:
+        headers["X-RateLimit-Global"] = "true"
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+        "code": 0,
+    }
+    return Fault(method, path, 429, body, headers)
+
+
+def server_error(method: str, path: str, status: int = 500) -> Fault:
+    """A 5xx answer (discord.py retries 500/502/504/524 after 1 s and raises on others)."""
+    body: dict[str, Any] | str = (
+        {"message": "500: Internal Server Error", "code": 0}
+        if status == 500
+        else "<html><body>upstream error</body></html>"
+    )
+    return Fault(method, path, status, body)
+
+
+class FaultQueue:
+    """FIFO of faults; each matching request consumes the first fault that matches it."""
+
+    def __init__(self) -> None:
+        self.pending: list[Fault] = []
+        self.fired: list[tuple[str, str, int]] = []
+
+    def add(self, fault: Fault, times: int = 1) -> None:
+        """Queue `fault` for the next `times` matching requests."""
+        self.pending += [fault] * times
+
+    def take(self, method: str, path: str) -> Fault | None:
+        """Pop the first fault matching this request, if any."""
+        for i, fault in enumerate(self.pending):
+            if fault.matches(method, path):
+                del self.pending[i]
+                self.fired.append((method, path, fault.status))
+                return fault
+        return None
