@@ -3,6 +3,11 @@
 Run ``python -m bench.engine_carcassonne [--games N]``. Prints figures; asserts nothing.
 Targets (brief): legal placements of one tile ≤ 0.15 ms on average; ≥ 100 random 2-player
 base games per second; all three expansions within a factor 1.5 of the base game.
+
+All figures are CPU time of this process (``time.process_time``), so that other jobs on a
+shared machine disturb them less. The expansions' pile holds 126 tiles against 72: a game
+within 1.5 times the base game needs a tile to cost at most 1.5 × 72 / 126 ≈ 0.86 times a
+base tile, which is why the per-tile ratio is printed too.
 """
 
 from __future__ import annotations
@@ -35,22 +40,25 @@ def random_game(options: Mapping[str, Any], seed: int, players: int = 2) -> carc
 
 
 def time_placements(options: Mapping[str, Any], games: int) -> tuple[float, int]:
-    """Mean seconds of computing the legal placements of one tile, over all turns of games."""
-    total = 0.0
-    count = 0
+    """Mean seconds of computing the legal placements of one tile, over all turns of games.
+
+    The turns are collected first and timed in one run, so that the clock's own cost is not
+    counted in every turn.
+    """
+    turns: list[carc.State] = []
     for seed in range(games):
         rng = random.Random(seed)
         state = carc.new_game(2, options, seed)
         while carc.outcome(state) is None:
             if state.phase == "place":
-                state.placements_cache = None  # measure the computation, not the cache
-                t0 = time.perf_counter()
-                rules.placements(state)
-                total += time.perf_counter() - t0
-                count += 1
+                turns.append(state)
             moves = carc.legal_moves(state)
             state = carc.apply(state, moves[rng.randrange(len(moves))])
-    return total / max(count, 1), count
+    t0 = time.process_time()
+    for state in turns:
+        state.placements_cache = None  # measure the computation, not the cache
+        rules.placements(state)
+    return (time.process_time() - t0) / max(len(turns), 1), len(turns)
 
 
 def games_per_second(options: Mapping[str, Any], games: int) -> tuple[float, float]:
@@ -83,8 +91,8 @@ def main(argv: list[str] | None = None) -> None:
         f"({full_turn:.3f} ms per tile)"
     )
     print(
-        f"expansions slow-down: {base / full:.2f} per game (the pile holds 1.75 times as many "
-        f"tiles), {full_turn / base_turn:.2f} per tile"
+        f"expansions slow-down: {base / full:.2f} per game (target ≤ 1.5; the pile holds 1.75 "
+        f"times as many tiles), {full_turn / base_turn:.2f} per tile (≤ 0.86 would meet it)"
     )
 
 

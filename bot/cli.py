@@ -30,9 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("sync-commands", help="register the slash commands with Discord and exit")
 
     play = sub.add_parser("play", help="play a table in this terminal")
-    from bot.console import add_play_arguments
-
-    add_play_arguments(play)
+    try:
+        from bot.console import add_play_arguments
+    except ImportError:  # the terminal front end is optional for `run` and `sync-commands`
+        play.add_argument("game", choices=("tock", "dog", "carcassonne"))
+    else:
+        add_play_arguments(play)
     return parser
 
 

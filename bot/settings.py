@@ -30,3 +30,25 @@ class Settings(BaseSettings):
 def load_settings() -> Settings:
     """Read the settings from the environment and ``.env``."""
     return Settings()
+
+
+def parse_shard_ids(text: str | None) -> list[int] | None:
+    """Shard ids from ``"0-3"`` (a range, inclusive) or ``"0,2,5"``; None for empty text.
+
+    Raises ``ValueError`` with a readable message for anything else.
+    """
+    if text is None or not text.strip():
+        return None
+    ids: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ValueError(f"shard ids must look like 0-3 or 0,1,2, not {text!r}")
+        if dash:
+            if int(last) < int(first):
+                raise ValueError(f"shard id range {part!r} runs backwards")
+            ids.extend(range(int(first), int(last) + 1))
+        else:
+            ids.append(int(first))
+    return sorted(set(ids))

@@ -8,21 +8,26 @@ colour-blind-safe Okabe–Ito palette and every pawn and figure also carries its
 
 Public API
 ----------
-``render_board(view, *, names=None, highlight=None) -> bytes``
+Every function that draws words takes ``locale`` (``"en"``, ``"de"``, ``"hu"``, a regional
+code or a ``discord.Locale``; default English): the labels come from :func:`bot.i18n.t`, the
+last-move sentence from :func:`bot.i18n.events.event_text`. Public messages use the server's
+locale.
+
+``render_board(view, *, names=None, highlight=None, locale=None) -> bytes``
     The board of any game, chosen by ``view["game"]``. Race boards put the viewer's seat at
     the bottom (a spectator view: the first seat in use). ``names``: display names, either one
     per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
     colour names (race) or the view's ``names`` (Carcassonne) are used. ``highlight``: race
     locations (``"r12"``, ``"h0.2"``) or Carcassonne cells (``(x, y)``) to ring in magenta.
-``render_hand(game, cards, *, playable=None) -> bytes``
+``render_hand(game, cards, *, playable=None, locale=None) -> bytes``
     The player's cards left to right, numbered 1…n like the bot's buttons; cards whose
     ``playable`` entry is false are greyed.
-``render_placements(view, placements, *, names=None) -> bytes``
+``render_placements(view, placements, *, names=None, locale=None) -> bytes``
     Carcassonne, phase ``place``: the board with each legal cell numbered 1…n in
     :func:`placement_order`, plus the drawn tile in every legal rotation.
 ``placement_order(placements) -> list[tuple[int, int]]``
     The numbering of :func:`render_placements`: cells sorted by y, then x.
-``render_figure_spots(view, x, y, rot, tile, spots) -> bytes``
+``render_figure_spots(view, x, y, rot, tile, spots, *, locale=None) -> bytes``
     Carcassonne, phase ``figure``: a close-up of ``tile`` at ``(x, y)`` turned ``rot``, its
     neighbours around it, and the spots lettered A, B, C… in the order of ``spots``. A spot
     is a segment name (``"city0"``) or an action (``"follower:city0"``); ``"none"`` gets a
@@ -46,6 +51,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bot.i18n import normalise_locale
 from renderer.carcassonne.board import (
     carcassonne_cell_center,
     carcassonne_palette,
@@ -80,33 +86,43 @@ def render_board(
     *,
     names: Sequence[str] | None = None,
     highlight: Highlight = None,
+    locale: object = None,
 ) -> bytes:
     """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``)."""
     game = view.get("game")
     if game not in ("tock", "dog", "carcassonne"):
         raise ValueError(f"unknown game {game!r}")
     with _LOCK:
-        return _render_board(view, game, names, highlight)
+        return _render_board(view, game, names, highlight, normalise_locale(locale))
 
 
 def _render_board(
-    view: Mapping[str, Any], game: str, names: Sequence[str] | None, highlight: Highlight
+    view: Mapping[str, Any],
+    game: str,
+    names: Sequence[str] | None,
+    highlight: Highlight,
+    locale: str,
 ) -> bytes:
     if game in ("tock", "dog"):
         locations = [str(loc) for loc in highlight or ()]
-        return encode_png(draw_race_board(view, names, locations), race_palette())
+        return encode_png(draw_race_board(view, names, locations, locale), race_palette())
     cells = [(int(c[0]), int(c[1])) for c in highlight or ()]  # type: ignore[index]
-    return encode_png(draw_carcassonne_board(view, names, cells), carcassonne_palette())
+    return encode_png(draw_carcassonne_board(view, names, cells, locale), carcassonne_palette())
 
 
 def render_hand(
-    game: str, cards: Sequence[str], *, playable: Sequence[bool] | None = None
+    game: str,
+    cards: Sequence[str],
+    *,
+    playable: Sequence[bool] | None = None,
+    locale: object = None,
 ) -> bytes:
     """PNG of a Tock or Dog hand, numbered 1…n; unplayable cards greyed."""
     if game not in ("tock", "dog"):
         raise ValueError(f"no hands in {game!r}")
     with _LOCK:
-        return encode_png(draw_hand(game, list(cards), playable), hand_palette())
+        image = draw_hand(game, list(cards), playable, normalise_locale(locale))
+        return encode_png(image, hand_palette())
 
 
 def render_placements(
@@ -114,18 +130,27 @@ def render_placements(
     placements: Mapping[tuple[int, int], Sequence[int]],
     *,
     names: Sequence[str] | None = None,
+    locale: object = None,
 ) -> bytes:
     """PNG of the Carcassonne board with the legal cells numbered, and the tile's rotations."""
     with _LOCK:
-        return encode_png(draw_placements(view, placements, names), carcassonne_palette())
+        image = draw_placements(view, placements, names, normalise_locale(locale))
+        return encode_png(image, carcassonne_palette())
 
 
 def render_figure_spots(
-    view: Mapping[str, Any], x: int, y: int, rot: int, tile: str, spots: Sequence[str]
+    view: Mapping[str, Any],
+    x: int,
+    y: int,
+    rot: int,
+    tile: str,
+    spots: Sequence[str],
+    *,
+    locale: object = None,
 ) -> bytes:
     """PNG close-up of the placed tile with its legal figure spots lettered A, B, C…"""
     with _LOCK:
-        image = draw_figure_spots(view, x, y, rot, tile, spots)
+        image = draw_figure_spots(view, x, y, rot, tile, spots, normalise_locale(locale))
         return encode_png(image, carcassonne_palette())
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
 from renderer.style import INK, PAPER, RGB, WHITE, draw_centered_text, fixed_palette, font, tint
 
 CARD_W = 120
@@ -16,7 +17,8 @@ GAP = 14
 MARGIN = 16
 NUMBER_BAND = 44
 
-#: What each card does, printed small on the face so new players need no rules sheet.
+#: What each card does, printed small on the face so new players need no rules sheet. These
+#: are the English words; every language's are the catalogue keys ``img.hint.<game>.<card>``.
 TOCK_HINTS = {
     "A": "out / 1",
     "4": "4 back",
@@ -94,34 +96,52 @@ def _draw_suit(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: floa
     return INK
 
 
-@lru_cache(maxsize=64)
-def card_face(game: str, card: str) -> Image.Image:
+def card_hint(game: str, card: str, locale: str = "en") -> str | None:
+    """The short reminder printed on ``card`` in ``locale``, or None for a plain number."""
+    hints = DOG_HINTS if game == "dog" else TOCK_HINTS
+    if card not in hints:
+        return None
+    return t(f"img.hint.{'dog' if game == 'dog' else 'tock'}.{card}", locale)
+
+
+def card_rank(card: str, locale: str = "en") -> str:
+    """The rank printed on a card: ``J`` is ``B`` (Bube, Bubi) in German and Hungarian."""
+    return t(f"card.{card}", locale) if card in ("A", "J", "Q", "K") else card
+
+
+@lru_cache(maxsize=128)
+def card_face(game: str, card: str, locale: str = "en") -> Image.Image:
     """One card face (cached), ``CARD_W`` × ``CARD_H``, on a transparent corner background."""
     face = Image.new("RGB", (CARD_W, CARD_H), PAPER)
     draw = ImageDraw.Draw(face)
     box = (2, 2, CARD_W - 3, CARD_H - 3)
     if game == "dog":
-        _dog_face(draw, box, card)
+        _dog_face(draw, box, card, locale)
     else:
-        _tock_face(draw, box, card)
+        _tock_face(draw, box, card, locale)
     return face
 
 
-def _tock_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str) -> None:
+def _tock_face(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+) -> None:
     draw.rounded_rectangle(box, radius=12, fill=WHITE, outline=INK, width=3)
     suit = _suit_of(card)
     colour = _draw_suit(draw, suit, 24, 50, 10)
-    draw.text((10, 6), card, font=font(30), fill=colour)
+    rank = card_rank(card, locale)
+    draw.text((10, 6), rank, font=font(30), fill=colour)
     _draw_suit(draw, suit, CARD_W - 24, CARD_H - 50, 10)
     draw_centered_text(
-        draw, (CARD_W / 2, CARD_H / 2 - 4), card, 64 if len(card) < 2 else 54, colour
+        draw, (CARD_W / 2, CARD_H / 2 - 4), rank, 64 if len(rank) < 2 else 54, colour
     )
-    hint = TOCK_HINTS.get(card)
+    hint = card_hint("tock", card, locale)
     if hint:
         draw_centered_text(draw, (CARD_W / 2, CARD_H - 22), hint, 17, INK)
 
 
-def _dog_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str) -> None:
+def _dog_face(
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+) -> None:
     joker = card == "X"
     frame = JOKER_FRAME if joker else DOG_BACK
     draw.rounded_rectangle(box, radius=12, fill=frame, outline=INK, width=3)
@@ -135,8 +155,9 @@ def _dog_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: s
         draw.ellipse(
             (cx - s * 0.55, cy - s * 0.7, cx + s * 0.55, cy + s * 0.7), fill=tint(frame, 0.2)
         )
-    label = "JOKER" if joker else card
-    draw.text((16, 12), "X" if joker else card, font=font(30), fill=frame)
+    label = t("card.X", locale).upper() if joker else card
+    rank = "X" if joker else card_rank(card, locale)
+    draw.text((16, 12), rank, font=font(30), fill=frame)
     if joker:
         # A star so the joker stands out by shape as well as colour.
         cx, cy, r = CARD_W / 2, CARD_H / 2 - 12, 30
@@ -149,15 +170,18 @@ def _dog_face(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: s
         draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, 22, frame)
     else:
         draw_centered_text(
-            draw, (CARD_W / 2, CARD_H / 2 - 2), card, 64 if len(card) < 2 else 54, INK
+            draw, (CARD_W / 2, CARD_H / 2 - 2), rank, 64 if len(rank) < 2 else 54, INK
         )
-    hint = DOG_HINTS.get(card)
+    hint = card_hint("dog", card, locale)
     if hint:
         draw_centered_text(draw, (CARD_W / 2, CARD_H - 28), hint, 17, INK)
 
 
 def draw_hand(
-    game: str, cards: Sequence[str], playable: Sequence[bool] | None = None
+    game: str,
+    cards: Sequence[str],
+    playable: Sequence[bool] | None = None,
+    locale: str = "en",
 ) -> Image.Image:
     """The hand image: faces left to right, numbers 1…n under them, unplayable ones greyed."""
     if playable is not None and len(playable) != len(cards):
@@ -168,11 +192,11 @@ def draw_hand(
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     if not cards:
-        draw_centered_text(draw, (width / 2, height / 2), "no cards", 26, INK)
+        draw_centered_text(draw, (width / 2, height / 2), t("img.no_cards", locale), 26, INK)
         return image
     for i, card in enumerate(cards):
         x = MARGIN + i * (CARD_W + GAP)
-        face = card_face(game, str(card))
+        face = card_face(game, str(card), locale)
         usable = playable is None or bool(playable[i])
         if not usable:
             # Greyed: washed out towards the background, so the number still reads.

@@ -8,6 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t, tn
+from bot.i18n.events import colour_word
 from renderer.race_events import LastMove, last_move, owner_of, walk_path
 from renderer.race_layout import STRIP_ROW_HEIGHT, RaceLayout, layout_for, pawn_slots
 from renderer.style import (
@@ -60,18 +62,22 @@ def race_palette() -> Image.Image:
     return fixed_palette(tuple(base))
 
 
-def seat_name(seat: int, seats: Sequence[int], names: Sequence[str] | None) -> str:
+def seat_name(
+    seat: int, seats: Sequence[int], names: Sequence[str] | None, locale: str = "en"
+) -> str:
     """The display name of ``seat``.
 
     ``names`` may list one name per seat in use (in ``view["seats"]`` order) or be indexed by
-    seat number; without names the seat's colour name is used.
+    seat number; without names the seat's colour name (in ``locale``) is used.
     """
     if names:
         if len(names) == len(seats):
             return str(names[list(seats).index(seat)])
         if seat < len(names):
             return str(names[seat])
-    return seat_colour_name(seat)
+    if locale == "en":
+        return seat_colour_name(seat)
+    return colour_word(seat, locale)
 
 
 def _circle(draw: ImageDraw.ImageDraw, p: tuple[float, float], r: float, **kw: Any) -> None:
@@ -287,46 +293,58 @@ def _draw_captures(draw: ImageDraw.ImageDraw, layout: RaceLayout, move: LastMove
         draw.line((mx - s, my + s, mx + s, my - s), fill=colour, width=3)
 
 
-def _team_text(view: Mapping[str, Any]) -> str:
+def _team_text(view: Mapping[str, Any], locale: str) -> str:
     teams = view.get("teams")
     if not teams:
-        return "Every player for themselves"
-    return "Teams: " + "  vs  ".join("+".join(seat_letter(int(s)) for s in t) for t in teams)
+        return t("img.ffa", locale)
+    versus = f"  {t('img.vs', locale)}  "
+    return t(
+        "img.teams",
+        locale,
+        teams=versus.join("+".join(seat_letter(int(s)) for s in team) for team in teams),
+    )
 
 
-def _centre_lines(view: Mapping[str, Any], names: Sequence[str] | None) -> list[str]:
+def _centre_lines(
+    view: Mapping[str, Any], names: Sequence[str] | None, locale: str = "en"
+) -> list[str]:
     seats = [int(s) for s in view.get("seats") or []]
-    game = str(view.get("game", "")).capitalize()
+    game = t(f"game.{view.get('game', '')}", locale)
     lines: list[str] = []
     if view.get("game") == "tock":
         number = view.get("hand_number", view.get("hand"))
-        lines.append(f"{game} · hand {number}" if isinstance(number, int) else game)
+        lines.append(
+            t("img.tock_hand", locale, game=game, number=number)
+            if isinstance(number, int)
+            else game
+        )
     else:
-        lines.append(f"{game} · round {view.get('round', 1)}")
-    lines.append(_team_text(view))
+        lines.append(t("img.dog_round", locale, game=game, number=view.get("round", 1)))
+    lines.append(_team_text(view, locale))
     phase = view.get("phase")
     winners = view.get("winners") or view.get("winner") or []
     if view.get("finished") or phase == "finished":
-        who = " + ".join(seat_name(int(s), seats, names) for s in winners)
-        lines.append(f"Winner: {who}" if who else "Game over")
+        who = " + ".join(seat_name(int(s), seats, names, locale) for s in winners)
+        lines.append(t("img.winner", locale, names=who) if who else t("img.game_over", locale))
     elif phase == "exchange":
         done = [seat_letter(int(s)) for s in view.get("exchanged") or []]
-        lines.append("Exchange · picked: " + (", ".join(done) if done else "nobody yet"))
+        picked = ", ".join(done) if done else t("img.nobody_yet", locale)
+        lines.append(t("img.exchange", locale, seats=picked))
     else:
         turn = view.get("turn")
         if turn is not None:
-            who = seat_name(int(turn), seats, names)
-            lines.append(f"To play: {who} ({seat_letter(int(turn))})")
+            who = seat_name(int(turn), seats, names, locale)
+            lines.append(t("img.to_play", locale, name=who, letter=seat_letter(int(turn))))
         if view.get("banned") and turn is not None:
-            lines.append(f"{seat_letter(int(turn))} is banned by a 10")
+            lines.append(t("img.banned", locale, letter=seat_letter(int(turn))))
         seven = view.get("seven")
         if seven:
-            lines.append(f"7 in progress: {seven.get('left')} steps left")
+            lines.append(t("img.seven", locale, left=seven.get("left")))
     draw_count = view.get("draw")
     discard = view.get("discard") or []
-    pile = f"Draw pile {draw_count}" if isinstance(draw_count, int) else ""
-    top = f"discard top {discard[-1]}" if discard else ""
-    lines.append(" · ".join(t for t in (pile, top) if t))
+    pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
+    top = t("img.discard_top", locale, card=discard[-1]) if discard else ""
+    lines.append(" · ".join(part for part in (pile, top) if part))
     return [line for line in lines if line]
 
 
@@ -336,13 +354,14 @@ def _draw_centre(
     view: Mapping[str, Any],
     names: Sequence[str] | None,
     move: LastMove,
+    locale: str = "en",
 ) -> None:
     cx, cy = layout.centre
     inner = layout.radius - (2 * layout.pawn_radius + 4) * 4.6
     max_width = inner * 1.75
     size = round(layout.width * 0.026)
     small = round(size * 0.85)
-    lines = [(line, size) for line in _centre_lines(view, names)]
+    lines = [(line, size) for line in _centre_lines(view, names, locale)]
     lines[0] = (lines[0][0], round(size * 1.25))
     if move.text:
         lines.append(("", small))
@@ -376,6 +395,7 @@ def _draw_strip(
     layout: RaceLayout,
     view: Mapping[str, Any],
     names: Sequence[str] | None,
+    locale: str = "en",
 ) -> None:
     """One box per seat: letter, name, cards, dealer, turn, ban, fold, pick, partner."""
     seats = [int(s) for s in view.get("seats") or []]
@@ -390,9 +410,9 @@ def _draw_strip(
     partners: dict[int, int] = {}
     for team in view.get("teams") or []:
         for s in team:
-            for t in team:
-                if s != t:
-                    partners[int(s)] = int(t)
+            for other in team:
+                if s != other:
+                    partners[int(s)] = int(other)
     columns = layout.strip_columns
     cell_w = (layout.width - 16) / columns
     top = layout.board_height
@@ -416,25 +436,25 @@ def _draw_strip(
         )
         text_x = box[0] + 68
         max_w = box[2] - text_x - 8
-        name = seat_name(seat, seats, names)
+        name = seat_name(seat, seats, names, locale)
         draw.text((text_x, box[1] + 8), fit_text(name, 24, max_w), font=font(24), fill=INK)
         count = int(sizes.get(str(seat), sizes.get(seat, 0)))
-        facts = [f"{count} card" if count == 1 else f"{count} cards"]
+        facts = [tn("img.cards", count, locale)]
         if seat == dealer:
-            facts.append("dealer")
+            facts.append(t("img.dealer", locale))
         if seat in partners:
-            facts.append(f"partner {seat_letter(partners[seat])}")
+            facts.append(t("img.partner", locale, letter=seat_letter(partners[seat])))
         status = []
         if acting and not in_exchange:
-            status.append("TO PLAY")
+            status.append(t("img.to_play_tag", locale))
         if view.get("banned") and seat == turn:
-            status.append("BANNED")
+            status.append(t("img.banned_tag", locale))
         if seat in folded:
-            status.append("folded")
+            status.append(t("img.folded", locale))
         if in_exchange:
-            status.append("has picked" if seat in exchanged else "still picking")
+            status.append(t("img.has_picked" if seat in exchanged else "img.still_picking", locale))
         if seat in left:
-            status.append("left")
+            status.append(t("img.left", locale))
         line = " · ".join(facts + status)
         draw.text((text_x, box[1] + 40), fit_text(line, 19, max_w), font=font(19), fill=INK)
 
@@ -443,12 +463,13 @@ def draw_race_board(
     view: Mapping[str, Any],
     names: Sequence[str] | None = None,
     highlight: Sequence[str] | None = None,
+    locale: str = "en",
 ) -> Image.Image:
-    """The board image of a Tock or Dog view."""
+    """The board image of a Tock or Dog view, its words in ``locale``."""
     layout = layout_for(view)
     image = _static_layer(layout).copy()
     draw = ImageDraw.Draw(image)
-    move = last_move(view.get("events") or [])
+    move = last_move(view.get("events") or [], locale=locale, game=str(view.get("game") or "tock"))
     to_act = {int(s) for s in view.get("to_act") or []}
     for seat in layout.seats:
         label = layout.labels[seat]
@@ -501,6 +522,6 @@ def draw_race_board(
         except (KeyError, ValueError, IndexError):
             continue
         _circle(draw, point, layout.pawn_radius + 9, outline=HIGHLIGHT, width=5)
-    _draw_centre(draw, layout, view, names, move)
-    _draw_strip(draw, layout, view, names)
+    _draw_centre(draw, layout, view, names, move, locale)
+    _draw_strip(draw, layout, view, names, locale)
     return image

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n.events import event_text
 from renderer.race_layout import RaceLayout
 
 _LOC = r"(?:r\d+|h\d\.[1-4])"
@@ -60,8 +61,12 @@ def _int_or_none(value: Any) -> int | None:
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def last_move(events: Iterable[Mapping[str, Any]]) -> LastMove:
+def last_move(
+    events: Iterable[Mapping[str, Any]], *, locale: str = "en", game: str = "tock"
+) -> LastMove:
     """Collect the drawable parts of the last action from ``view["events"]``.
+
+    ``text`` is the events' sentences in ``locale`` (see :func:`bot.i18n.events.event_text`).
 
     The engines report a card play as a ``play`` event (card and notation) followed by
     ``move`` (with the exact ``path``), ``bring_out``, ``swap`` and ``capture`` events. When
@@ -78,7 +83,7 @@ def last_move(events: Iterable[Mapping[str, Any]]) -> LastMove:
         data = event.get("data") or {}
         seat = _int_or_none(event.get("seat"))
         if event.get("text") and kind not in ("deal", "shuffle", "dealer"):
-            texts.append((kind, str(event["text"])))
+            texts.append((kind, event_text(event, locale, game=game)))
         if kind == "capture":
             at = _capture_location(data)
             if at is not None:

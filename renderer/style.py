@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -85,18 +86,26 @@ def shade(colour: RGB, amount: float) -> RGB:
     return tuple(round(c * (1 - amount)) for c in colour)  # type: ignore[return-value]
 
 
+#: DejaVu Sans Condensed, shipped with the package (no system fonts: CI machines differ).
+#: Pillow's own default font has no glyph beyond ASCII, so German and Hungarian labels (ä, ß,
+#: ő, ű) and players' names would show as boxes; the condensed cut is about as wide as that
+#: font, so the layouts keep fitting. Licence: ``renderer/fonts/LICENSE-DejaVu.txt``.
+FONT_PATH = Path(__file__).with_name("fonts") / "DejaVuSansCondensed.ttf"
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size`` px (no system fonts: CI machines differ)."""
-    return ImageFont.load_default(size=size)
+    """The renderer's font (DejaVu Sans Condensed) at ``size`` px."""
+    return ImageFont.truetype(str(FONT_PATH), size)
 
 
-#: Characters the bundled font lacks, with readable stand-ins (engine texts use some).
-_STAND_INS = str.maketrans({"→": "->", "←": "<-", "↔": "<->", "×": "x", "✓": "v", "▶": ">"})
+#: Characters the font lacks, with readable stand-ins (DejaVu has the arrows, × and ·; emoji
+#: such as a trophy from a chat message are not drawn).
+_STAND_INS = str.maketrans({"🏆": "", "🤖": ""})
 
 
 def clean_text(text: str) -> str:
-    """``text`` with characters the bundled font cannot draw replaced."""
+    """``text`` with characters the font cannot draw replaced."""
     return text.translate(_STAND_INS)
 
 

@@ -1,7 +1,8 @@
 """Incremental feature tracking: what placing a tile joins (K-2.5) and what stays open.
 
-Segments have integer ids ``tile index * 16 + local segment index``. A union-find over them
-(``State.parent``; ``State.find`` is the query) has a :class:`Feature` record at each root with
+Segments have integer ids ``tile index * 16 + local segment index``. A flat union-find over
+them (``State.parent`` maps every joined segment straight to its root, the feature's smallest
+id; ``State.find`` is the query) has a :class:`Feature` record at each root with
 the count of unmatched sides, the cells, shields, inn, cathedral, goods and, for fields, the
 city segments it borders, so completion and scoring need no flood fill (K-2.15). Empty cells
 next to the board are kept with a code of the terrain each neighbour shows towards them, so
@@ -29,6 +30,23 @@ if TYPE_CHECKING:
 
 Cell = tuple[int, int]
 SEG_BITS = 4  # a tile has at most 16 segments (the largest has 9)
+# Frontier cells are keyed by one int, row-major, so that sorting keys sorts cells by (y, x)
+# (CN-4.1). The window of a million cells each way is far beyond any pile (a forced draw
+# order, CN-6, could be long, but not that long).
+KEY_HALF = 1 << 20
+KEY_WIDTH = 2 * KEY_HALF
+KEY_OFFSET = KEY_HALF * KEY_WIDTH + KEY_HALF
+
+
+def cell_key(x: int, y: int) -> int:
+    """The frontier key of cell ``(x, y)``."""
+    return y * KEY_WIDTH + x + KEY_OFFSET
+
+
+def key_cell(key: int) -> Cell:
+    """The cell of frontier key ``key``."""
+    y, x = divmod(key - KEY_OFFSET + KEY_HALF, KEY_WIDTH)
+    return (x - KEY_HALF, y)
 
 
 class Feature(NamedTuple):
@@ -46,22 +64,27 @@ class Feature(NamedTuple):
     cathedral: bool = False
     goods: tuple[int, int, int] = (0, 0, 0)
     cities: frozenset[int] = frozenset()  # farm: segment ids of the city segments it borders
+    members: tuple[int, ...] = ()  # every segment id of the feature (the union-find is flat)
 
     def merged(self, other: Feature, closed: int) -> Feature:
         """The record of the union of two features, ``closed`` sides matched by the join."""
-        return Feature(
-            self.kind,
-            self.open + other.open - closed,
-            self.cells | other.cells,
-            self.shields + other.shields,
-            self.inn or other.inn,
-            self.cathedral or other.cathedral,
+        return _new_tuple(
+            Feature,
             (
-                self.goods[0] + other.goods[0],
-                self.goods[1] + other.goods[1],
-                self.goods[2] + other.goods[2],
+                self.kind,
+                self.open + other.open - closed,
+                self.cells | other.cells,
+                self.shields + other.shields,
+                self.inn or other.inn,
+                self.cathedral or other.cathedral,
+                (
+                    self.goods[0] + other.goods[0],
+                    self.goods[1] + other.goods[1],
+                    self.goods[2] + other.goods[2],
+                ),
+                self.cities | other.cities,
+                self.members + other.members,
             ),
-            self.cities | other.cities,
         )
 
 
@@ -77,84 +100,133 @@ def decode_constraint(code: int) -> tuple[int, int, int, int]:
 _HALF_TERRAINS = (ROAD, FIELD, RIVER)
 
 
+# Per tile type: (local index, kind, open sides, shield, inn, cathedral, goods, bordered cities)
+# of every road, city and field segment, so that placing a tile reads no Segment objects.
+_SegInit = tuple[int, int, int, int, bool, bool, tuple[int, int, int], tuple[int, ...]]
+# Per (tile type, rotation), for each board side: cell offset, frontier key offset, the
+# neighbour's side facing it, the frontier code it adds, its own road/city segment there (-1:
+# none) and the field pairs (own segment, the neighbour's half-edge) to join across it.
+_SideInfo = tuple[int, int, int, int, int, int, tuple[tuple[int, int], ...]]
+_INITS: dict[str, tuple[_SegInit, ...]] = {}
+_SIDES: dict[tuple[str, int], tuple[_SideInfo, ...]] = {}
+_NO_GOODS = (0, 0, 0)
+_NO_CELLS: frozenset[Cell] = frozenset()
+_NO_CITIES: frozenset[int] = frozenset()
+_new_tuple = tuple.__new__  # Feature(...) goes through a Python-level __new__; this does not
+
+
+def _seg_inits(tile: str) -> tuple[_SegInit, ...]:
+    out: list[_SegInit] = []
+    for i, seg in enumerate(TILES[tile].segments):
+        if seg.kind not in (CITY, ROAD, FIELD):
+            continue
+        goods = _NO_GOODS
+        if seg.goods:
+            g = [0, 0, 0]
+            g[GOODS.index(seg.goods)] = 1
+            goods = (g[0], g[1], g[2])
+        sides = len(seg.sides) if seg.kind != FIELD else 0
+        out.append((i, seg.kind, sides, int(seg.shield), seg.inn, seg.cathedral, goods, seg.cities))
+    _INITS[tile] = result = tuple(out)
+    return result
+
+
+def _side_infos(tile: str, k: int) -> tuple[_SideInfo, ...]:
+    rt = TILES[tile].rotations[k]
+    out: list[_SideInfo] = []
+    for side in range(4):
+        dx, dy = SIDE_DELTA[side]
+        nside = (side + 2) % 4
+        terrain = rt.edges[side]
+        own = rt.side_seg[side] if terrain in (CITY, ROAD) else -1
+        halves: list[tuple[int, int]] = []
+        if terrain in _HALF_TERRAINS:
+            for half in (2 * side, 2 * side + 1):
+                if rt.half_seg[half] >= 0:
+                    halves.append((rt.half_seg[half], opposite_half(half)))
+        code = (terrain + 1) * _POW5[nside]
+        out.append((dx, dy, dy * KEY_WIDTH + dx, nside, code, own, tuple(halves)))
+    _SIDES[tile, k] = result = tuple(out)
+    return result
+
+
 def place_tile(state: State, tile: str, x: int, y: int, k: int) -> None:
     """Put ``tile`` on the board (no legality check) and join its segments (K-2.5)."""
-    tt = TILES[tile]
-    rt = tt.rotations[k]
-    index = len(state.tiles)
+    tiles = state.tiles
+    index = len(tiles)
     cell = (x, y)
-    state.tiles.append((tile, x, y, k))
-    state.cells[cell] = index
-    state.frontier.pop(cell, None)
+    tiles.append((tile, x, y, k))
+    cells = state.cells
+    cells[cell] = index
+    frontier = state.frontier
+    key = y * KEY_WIDTH + x + KEY_OFFSET
+    frontier.pop(key, None)
     base = index << SEG_BITS
     feats = state.feats
     only_cell = frozenset((cell,))
+    inits = _INITS.get(tile) or _seg_inits(tile)
     # A segment with no ``parent`` entry is its own root; only joins add entries.
-    for i, seg in enumerate(tt.segments):
+    for i, kind, sides, shields, inn, cathedral, goods, cities in inits:
         sid = base + i
-        if seg.kind == CITY or seg.kind == ROAD:
-            goods = (0, 0, 0)
-            if seg.goods:
-                g = [0, 0, 0]
-                g[GOODS.index(seg.goods)] = 1
-                goods = (g[0], g[1], g[2])
-            feats[sid] = Feature(
-                seg.kind,
-                len(seg.sides),
-                only_cell,
-                int(seg.shield),
-                seg.inn,
-                seg.cathedral,
-                goods,
+        if kind == FIELD:
+            feats[sid] = _new_tuple(
+                Feature,
+                (
+                    FIELD,
+                    0,
+                    _NO_CELLS,
+                    0,
+                    False,
+                    False,
+                    _NO_GOODS,
+                    frozenset([base + c for c in cities]),
+                    (sid,),
+                ),
             )
-        elif seg.kind == FIELD:
-            feats[sid] = Feature(
-                FIELD, 0, frozenset(), cities=frozenset(base + c for c in seg.cities)
+        else:
+            feats[sid] = _new_tuple(
+                Feature,
+                (kind, sides, only_cell, shields, inn, cathedral, goods, _NO_CITIES, (sid,)),
             )
-    cells = state.cells
-    edges = rt.edges
-    for side in range(4):
-        dx, dy = SIDE_DELTA[side]
-        ncell = (x + dx, y + dy)
-        nindex = cells.get(ncell)
+    for dx, dy, dkey, nside, code, own, halves in _SIDES.get((tile, k)) or _side_infos(tile, k):
+        nindex = cells.get((x + dx, y + dy))
         if nindex is None:
-            _touch_frontier(state, ncell, (side + 2) % 4, edges[side])
+            # Constraint code: digit ``nside`` in base 5 is this side's terrain + 1.
+            nkey = key + dkey
+            frontier[nkey] = frontier.get(nkey, 0) + code
             continue
-        nrt = state.rotated(nindex)
+        ntile, _nx, _ny, nk = tiles[nindex]
+        nrt = TILES[ntile].rotations[nk]
         nbase = nindex << SEG_BITS
-        terrain = edges[side]
-        if terrain in (CITY, ROAD):
-            _union(state, base + rt.side_seg[side], nbase + nrt.side_seg[(side + 2) % 4], 2)
-        if terrain in _HALF_TERRAINS:
-            for half in (2 * side, 2 * side + 1):
-                a = rt.half_seg[half]
-                b = nrt.half_seg[opposite_half(half)]
-                if a >= 0 and b >= 0:
-                    _union(state, base + a, nbase + b, 0)
-    if tt.river:
-        _advance_river(state, rt, cell)
-
-
-def _touch_frontier(state: State, cell: Cell, side: int, terrain: int) -> None:
-    # Constraint code: digit ``side`` in base 5 is the neighbour's terrain + 1 (0 = empty).
-    state.frontier[cell] = state.frontier.get(cell, 0) + (terrain + 1) * _POW5[side]
+        if own >= 0:
+            _union(state, base + own, nbase + nrt.side_seg[nside], 2)
+        for a, opp in halves:
+            b = nrt.half_seg[opp]
+            if b >= 0:
+                _union(state, base + a, nbase + b, 0)
+    if TILES[tile].river:
+        _advance_river(state, TILES[tile].rotations[k], cell)
 
 
 def _union(state: State, a: int, b: int, closed: int) -> None:
-    ra = state.find(a)
-    rb = state.find(b)
+    parent = state.parent
+    ra = parent.get(a, a)
+    rb = parent.get(b, b)
     feats = state.feats
     if ra == rb:
         if closed:
             feats[ra] = feats[ra]._replace(open=feats[ra].open - closed)
         return
     if rb < ra:
-        # The older root (smaller id, usually the bigger tree) stays root: shallow trees.
+        # The smallest segment id of a feature is its root: roots decide the order of
+        # final scoring events, so they must not depend on how the joins happened.
         ra, rb = rb, ra
     fa = feats[ra]
     fb = feats.pop(rb)
     feats[ra] = fa.merged(fb, closed)
-    state.parent[rb] = ra
+    # Quick-find: every member points straight at its root, so a query is one dict lookup.
+    for sid in fb.members:
+        parent[sid] = ra
 
 
 def _advance_river(state: State, rt: Rotated, cell: Cell) -> None:

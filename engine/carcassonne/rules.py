@@ -6,11 +6,15 @@ only read (``placements``, ``figure_actions``).
 
 from __future__ import annotations
 
+from itertools import chain
+
+from engine.carcassonne.features import cell_key, key_cell
 from engine.carcassonne.notation import NONE, Action, Placement
 from engine.carcassonne.scoring import final_scoring, join_names, score_placement
 from engine.carcassonne.state import (
     FIGURE_INDEX,
     SEG_BITS,
+    EventPart,
     Figure,
     State,
 )
@@ -18,26 +22,29 @@ from engine.carcassonne.tiles import CITY, FIELD, MONASTERY, ROAD, SIDE_DELTA, T
 from engine.protocol import Event
 
 
-def _fit_table(tile: str) -> tuple[tuple[int, ...], ...]:
-    """For each frontier constraint code (features.decode_constraint): the canonical k that fit.
+def _fit_table(tile: str) -> tuple[int, ...]:
+    """For each frontier constraint code (features.decode_constraint): a bit mask of the
+    canonical k that fit (bit k set).
 
     A rotation fits a code when every non-empty neighbour shows the terrain of that side, so
     the codes it fits are the 15 non-empty subsets of its own sides.
     """
     tt = TILES[tile]
-    table: list[list[int]] = [[] for _ in range(625)]
+    table = [0] * 625
     for k in tt.canonical_rots:
         digits = [(e + 1) * 5**side for side, e in enumerate(tt.rotations[k].edges)]
-        for mask in range(1, 16):
-            code = sum(d for side, d in enumerate(digits) if mask >> side & 1)
-            table[code].append(k)
-    return tuple(tuple(ks) for ks in table)
+        for sides in range(1, 16):
+            code = sum(d for side, d in enumerate(digits) if sides >> side & 1)
+            table[code] |= 1 << k
+    return tuple(table)
 
 
-_FITS: dict[str, tuple[tuple[int, ...], ...]] = {}
+# The rotations k of each 4-bit mask, ascending.
+_MASK_KS = tuple(tuple(k for k in range(4) if mask >> k & 1) for mask in range(16))
+_FITS: dict[str, tuple[int, ...]] = {}
 
 
-def _fits_of(tile: str) -> tuple[tuple[int, ...], ...]:
+def _fits_of(tile: str) -> tuple[int, ...]:
     """The fit table of ``tile``, built on first use."""
     table = _FITS.get(tile)
     if table is None:
@@ -65,27 +72,19 @@ def is_legal_placement(state: State, placement: Placement) -> bool:
         return False
     if TILES[tile].river:
         return placement in placements(state)
-    code = state.frontier.get((placement.x, placement.y))
-    return code is not None and placement.rot // 90 in _fits_of(tile)[code]
+    code = state.frontier.get(cell_key(placement.x, placement.y))
+    return code is not None and _fits_of(tile)[code] >> (placement.rot // 90) & 1 == 1
 
 
 def _compute_placements(state: State, tile: str) -> list[Placement]:
     if TILES[tile].river:
         return _river_placements(state, tile)
     table = _fits_of(tile)
-    result: list[tuple[int, int, int, Placement]] = []
-    cell_placements = _CELL_PLACEMENTS
-    for cell, code in state.frontier.items():
-        ks = table[code]
-        if ks:
-            values = cell_placements.get(cell)
-            if values is None:
-                values = _cell_values(cell)
-            x, y = cell
-            for k in ks:
-                result.append((y, x, k, values[k]))
-    result.sort()  # (y, x, k) are unique, so the Placement values are never compared
-    return [entry[3] for entry in result]
+    # One int per cell with a fitting rotation: its row-major key and the mask of rotations,
+    # so that sorting ints gives the CN-4.1 order; then each one's Placement values.
+    hits = [key << 4 | mask for key, code in state.frontier.items() if (mask := table[code])]
+    hits.sort()
+    return list(chain.from_iterable(map(_KEY_PLACEMENTS.__getitem__, hits)))
 
 
 def _river_placements(state: State, tile: str) -> list[Placement]:
@@ -95,14 +94,14 @@ def _river_placements(state: State, tile: str) -> list[Placement]:
     (ex, ey), side = state.river_end
     dx, dy = SIDE_DELTA[side]
     cell = (ex + dx, ey + dy)
-    cons = state.frontier.get(cell)
+    cons = state.frontier.get(cell_key(cell[0], cell[1]))
     if cons is None:
         return []
     tt = TILES[tile]
     enter = (side + 2) % 4
     flow = side
     result = []
-    for k in _fits_of(tile)[cons]:
+    for k in _MASK_KS[_fits_of(tile)[cons]]:
         rsides = tt.rotations[k].river_sides
         if enter not in rsides:
             continue
@@ -124,57 +123,82 @@ def figure_actions(state: State) -> list[Action]:
     return cached
 
 
+# Per tile type, per segment: local index, kind and the four shared actions on it.
+_Spot = tuple[int, int, Action, Action, Action, Action]
+_SPOTS: dict[str, tuple[_Spot, ...]] = {}
+
+
+def _spots_of(tile: str) -> tuple[_Spot, ...]:
+    spots = _SPOTS.get(tile)
+    if spots is None:
+        spots = _SPOTS[tile] = tuple(
+            (
+                i,
+                seg.kind,
+                _action("follower", seg.name),
+                _action("big", seg.name),
+                _action("builder", seg.name),
+                _action("pig", seg.name),
+            )
+            for i, seg in enumerate(TILES[tile].segments)
+        )
+    return spots
+
+
 def _figure_actions(state: State) -> list[Action]:
     seat = state.to_act
     assert seat is not None
-    index = state.last_index()
-    tt = TILES[state.tiles[index][0]]
+    index = len(state.tiles) - 1
     base = index << SEG_BITS
-    supply = state.supply[seat]
+    followers, bigs, builders, pigs = state.supply[seat]
     farms_on = state.options.farms != "off"
+    parent = state.parent
     blocked: set[int] = set()
     mine: set[int] = set()
     for fig in state.figures:
         if fig.kind == "follower" or fig.kind == "big":
-            root = state.find(fig.sid)
+            root = parent.get(fig.sid, fig.sid)
             blocked.add(root)
             if fig.player == seat:
                 mine.add(root)
     out = [NONE]
-    for i, seg in enumerate(tt.segments):
-        name = seg.name
-        if seg.kind == MONASTERY:
-            if supply[0]:
-                out.append(_action("follower", name))
-            if supply[1]:
-                out.append(_action("big", name))
+    for i, kind, follower, big, builder, pig in _spots_of(state.tiles[index][0]):
+        if kind == MONASTERY:
+            if followers:
+                out.append(follower)
+            if bigs:
+                out.append(big)
             continue
-        if seg.kind == FIELD and not farms_on:
+        if kind == FIELD and not farms_on:
             continue
-        root = state.find(base + i)
+        sid = base + i
+        root = parent.get(sid, sid)
         if root not in blocked:
-            if supply[0]:
-                out.append(_action("follower", name))
-            if supply[1]:
-                out.append(_action("big", name))
+            if followers:
+                out.append(follower)
+            if bigs:
+                out.append(big)
         if root in mine:
-            if supply[2] and seg.kind in (CITY, ROAD) and state.feats[root].open > 0:
-                out.append(_action("builder", name))
-            if supply[3] and seg.kind == FIELD:
-                out.append(_action("pig", name))
+            if builders and kind != FIELD and state.feats[root].open > 0:
+                out.append(builder)
+            if pigs and kind == FIELD:
+                out.append(pig)
     return out
 
 
 _PLACEMENTS: dict[tuple[int, int, int], Placement] = {}
 
 
-_CELL_PLACEMENTS: dict[tuple[int, int], tuple[Placement, ...]] = {}
+class _KeyPlacements(dict[int, tuple[Placement, ...]]):
+    """Frontier key << 4 | mask of rotations -> the Placement values, filled on first use."""
+
+    def __missing__(self, hit: int) -> tuple[Placement, ...]:
+        x, y = key_cell(hit >> 4)
+        values = self[hit] = tuple(placement_value(x, y, k) for k in _MASK_KS[hit & 15])
+        return values
 
 
-def _cell_values(cell: tuple[int, int]) -> tuple[Placement, ...]:
-    values = tuple(placement_value(cell[0], cell[1], k) for k in range(4))
-    _CELL_PLACEMENTS[cell] = values
-    return values
+_KEY_PLACEMENTS = _KeyPlacements()
 
 
 def placement_value(x: int, y: int, k: int) -> Placement:
@@ -212,30 +236,51 @@ def place(state: State, x: int, y: int, k: int) -> None:
     state.actions_cache = None
     state.extra_earned = False
     if not state.extra_turn:
-        index = state.last_index()
-        base = index << SEG_BITS
-        segs = TILES[tile].segments
-        for fig in state.figures:
-            if fig.kind != "builder" or fig.player != seat:
-                continue
-            root = state.find(fig.sid)
-            if any(
-                seg.kind in (CITY, ROAD) and state.find(base + i) == root
-                for i, seg in enumerate(segs)
-            ):
-                state.extra_earned = True
+        builders = [f.sid for f in state.figures if f.kind == "builder" and f.player == seat]
+        if builders:
+            parent = state.parent
+            base = state.last_index() << SEG_BITS
+            joined = {
+                parent.get(base + i, base + i)
+                for i, seg in enumerate(TILES[tile].segments)
+                if seg.kind == CITY or seg.kind == ROAD
+            }
+            state.extra_earned = any(parent.get(sid, sid) in joined for sid in builders)
     name = state.names[seat]
-    events = [
-        Event(
-            "place",
-            seat,
-            {"tile": tile, "x": x, "y": y, "rot": 90 * k},
-            f"{name} places {tile} at ({x},{y}), turned {90 * k}°",
-        )
-    ]
+    events: tuple[EventPart, ...] = ((_place_event, (seat, name, tile, x, y, k)),)
     if state.extra_earned:
-        events.append(Event("builder", seat, {}, f"{name}'s builder earns an extra turn"))
-    state.events = state.events + tuple(events)
+        events += ((_builder_event, (seat, name)),)
+    state.event_parts += events
+
+
+def _place_event(seat: int, name: str, tile: str, x: int, y: int, k: int) -> Event:
+    return Event(
+        "place",
+        seat,
+        {"tile": tile, "x": x, "y": y, "rot": 90 * k},
+        f"{name} places {tile} at ({x},{y}), turned {90 * k}°",
+    )
+
+
+def _builder_event(seat: int, name: str) -> Event:
+    return Event("builder", seat, {}, f"{name}'s builder earns an extra turn")
+
+
+def _figure_event(seat: int, name: str, kind: str, x: int, y: int, segment: str) -> Event:
+    return Event(
+        "figure",
+        seat,
+        {"kind": kind, "x": x, "y": y, "segment": segment},
+        f"{name} puts {_FIGURE_WORDS[kind]} on {segment} at ({x},{y})",
+    )
+
+
+_FIGURE_WORDS = {
+    "follower": "a follower",
+    "big": "the big follower",
+    "builder": "the builder",
+    "pig": "the pig",
+}
 
 
 def act(state: State, action: Action) -> None:
@@ -243,7 +288,7 @@ def act(state: State, action: Action) -> None:
     seat = state.to_act
     assert seat is not None
     assert state.pending is not None
-    events: list[Event] = []
+    events: list[EventPart] = []
     if action.kind is not None and action.segment is not None:
         index = state.last_index()
         tid, x, y, _k = state.tiles[index]
@@ -255,24 +300,11 @@ def act(state: State, action: Action) -> None:
         mine[FIGURE_INDEX[action.kind]] -= 1
         supply[seat] = (mine[0], mine[1], mine[2], mine[3])
         state.supply = tuple(supply)
-        word = {
-            "follower": "a follower",
-            "big": "the big follower",
-            "builder": "the builder",
-            "pig": "the pig",
-        }[action.kind]
-        events.append(
-            Event(
-                "figure",
-                seat,
-                {"kind": action.kind, "x": x, "y": y, "segment": action.segment},
-                f"{state.names[seat]} puts {word} on {action.segment} at ({x},{y})",
-            )
-        )
+        events.append((_figure_event, (seat, state.names[seat], action.kind, x, y, action.segment)))
     events.extend(score_placement(state))
     state.log = (*state.log, f"{state.pending} {action}")
     state.pending = None
-    state.events = state.events + tuple(events)
+    state.event_parts += tuple(events)
     next_turn(state)
 
 
@@ -301,7 +333,7 @@ def draw(state: State) -> None:
         state.placements_cache = None
         state.phase = "place"
         if placements(state):
-            state.events = state.events + tuple(events)
+            state.event_parts += tuple(events)
             return
         state.discarded = (*state.discarded, tile)
         seat = state.to_act
@@ -314,7 +346,7 @@ def draw(state: State) -> None:
                 f"{tile} fits nowhere and is discarded; {who} draws again",
             )
         )
-    state.events = state.events + tuple(events)
+    state.event_parts += tuple(events)
     finish(state)
 
 
@@ -340,4 +372,4 @@ def finish(state: State) -> None:
             f"{join_names(state, list(state.winners))}",
         )
     )
-    state.events = state.events + tuple(events)
+    state.event_parts += tuple(events)

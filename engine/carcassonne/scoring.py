@@ -1,7 +1,8 @@
 """Scoring: features completed by a placement (K-6, K-7, K-14.2) and the final scoring (K-8, K-9).
 
 Every function here works on a state copy the caller owns, and returns readable events with
-the breakdown of each score (K-15.3). Every ``score`` event's data holds ``feature``, ``final``,
+the breakdown of each score (K-15.3); figures going back to supply come as event recipes, built
+only when read (``State.events``). Every ``score`` event's data holds ``feature``, ``final``,
 ``owners`` and ``awards`` (seat as a string -> points gained), plus feature details.
 """
 
@@ -9,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.carcassonne.state import SEG_BITS, Cell, Feature, Figure, State
+from engine.carcassonne.state import SEG_BITS, Cell, EventPart, Feature, Figure, State
 from engine.carcassonne.tiles import CITY, FIELD, GOODS, MONASTERY, ROAD, TILES
 from engine.protocol import Event
 
+_MONASTERY_TILES = frozenset(tid for tid, tt in TILES.items() if tt.has_monastery)
 _KIND_WORD = {CITY: "city", ROAD: "road", FIELD: "farm", MONASTERY: "monastery"}
 
 
@@ -107,23 +109,25 @@ def _monastery_sid(state: State, index: int) -> int:
     return (index << SEG_BITS) + len(tt.segments) - 1
 
 
-def score_placement(state: State) -> list[Event]:
-    """Steps 4 and 5 of a turn for the tile placed last: score, take goods, return figures."""
-    events: list[Event] = []
+def score_placement(state: State) -> list[EventPart]:
+    """Steps 4 and 5 of a turn for the tile placed last: score, take goods, return figures.
+
+    Returns the events, figures going back to supply as recipes (see ``State.events``).
+    """
+    events: list[EventPart] = []
     index = state.last_index()
     tid, x, y, _k = state.tiles[index]
     tt = TILES[tid]
     base = index << SEG_BITS
     scores = list(state.scores)
     done: list[int] = []  # roots of scored roads and cities, and monastery segment ids
+    parent = state.parent
+    feats = state.feats
     for i, seg in enumerate(tt.segments):
         if seg.kind != CITY and seg.kind != ROAD:
             continue
-        root = state.find(base + i)
-        if root in done:
-            continue
-        feat = state.feats[root]
-        if feat.open != 0:
+        root = parent.get(base + i, base + i)
+        if root in done or feats[root].open != 0:
             continue
         done.append(root)
     # Cities first, then roads (K-6.7); segment order already lists cities before roads.
@@ -136,13 +140,13 @@ def score_placement(state: State) -> list[Event]:
         if feat.kind == CITY and any(feat.goods) and state.to_act is not None:
             events.append(_take_goods(state, feat))
     monasteries: list[int] = []
+    cells = state.cells
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
-            nindex = state.cells.get((x + dx, y + dy))
-            if nindex is None or not TILES[state.tiles[nindex][0]].has_monastery:
+            nindex = cells.get((x + dx, y + dy))
+            if nindex is None or state.tiles[nindex][0] not in _MONASTERY_TILES:
                 continue
-            _t, mx, my, _r = state.tiles[nindex]
-            if state.monastery_neighbours((mx, my)) == 8:
+            if state.monastery_neighbours((x + dx, y + dy)) == 8:
                 monasteries.append(_monastery_sid(state, nindex))
     for sid in monasteries:
         owners = owners_of(state.strengths(sid))
@@ -150,8 +154,12 @@ def score_placement(state: State) -> list[Event]:
         events.append(_award(state, owners, 9, "monastery with all 8 neighbours = 9", data, scores))
     done.extend(monasteries)
     state.scores = tuple(scores)
-    events.extend(_return_figures(state, set(done)))
-    events.extend(_return_lonely_builders(state))
+    returned = _return_figures(state, set(done))
+    if returned:
+        events.extend(returned)
+        # K-14.10 can only bite after a follower left the board: features only ever grow,
+        # so a builder backed at the start of the turn stays backed unless figures went home.
+        events.extend(_return_lonely_builders(state))
     return events
 
 
@@ -172,51 +180,61 @@ def _take_goods(state: State, feat: Feature) -> Event:
     )
 
 
-def _return_figures(state: State, roots: set[int]) -> list[Event]:
+def _return_figures(state: State, roots: set[int]) -> list[EventPart]:
     """K-7.1: followers, big followers and builders of scored features go back to supply."""
     if not roots:
         return []
     keep: list[Figure] = []
     back: list[Figure] = []
+    parent = state.parent
     for fig in state.figures:
-        if fig.kind != "pig" and state.find(fig.sid) in roots:
+        if fig.kind != "pig" and parent.get(fig.sid, fig.sid) in roots:
             back.append(fig)
         else:
             keep.append(fig)
     return _send_back(state, keep, back)
 
 
-def _send_back(state: State, keep: list[Figure], back: list[Figure]) -> list[Event]:
+def _send_back(state: State, keep: list[Figure], back: list[Figure]) -> list[EventPart]:
     if not back:
         return []
     supply = [list(s) for s in state.supply]
-    events = []
+    events: list[EventPart] = []
+    names = state.names
     for fig in back:
         supply[fig.player][_FIG_INDEX[fig.kind]] += 1
-        events.append(
-            Event(
-                "figure_returned",
-                fig.player,
-                {"kind": fig.kind, "x": fig.x, "y": fig.y, "segment": fig.segment},
-                f"{state.names[fig.player]}'s {_FIG_WORD[fig.kind]} on ({fig.x},{fig.y}) "
-                "returns to supply",
-            )
-        )
+        events.append((_returned_event, (names[fig.player], fig)))
     state.supply = tuple((s[0], s[1], s[2], s[3]) for s in supply)
     state.figures = tuple(keep)
     return events
+
+
+def _returned_event(name: str, fig: Figure) -> Event:
+    return Event(
+        "figure_returned",
+        fig.player,
+        {"kind": fig.kind, "x": fig.x, "y": fig.y, "segment": fig.segment},
+        f"{name}'s {_FIG_WORD[fig.kind]} on ({fig.x},{fig.y}) returns to supply",
+    )
 
 
 _FIG_INDEX = {"follower": 0, "big": 1, "builder": 2, "pig": 3}
 _FIG_WORD = {"follower": "follower", "big": "big follower", "builder": "builder", "pig": "pig"}
 
 
-def _return_lonely_builders(state: State) -> list[Event]:
+def _return_lonely_builders(state: State) -> list[EventPart]:
     """K-14.10: a builder whose feature holds no follower of its player goes home."""
     builders = [f for f in state.figures if f.kind == "builder"]
     if not builders:
         return []
-    back = [b for b in builders if state.strengths(state.find(b.sid))[b.player] == 0]
+    parent = state.parent
+    # (root, player) of every follower and big follower: one pass, not one per builder.
+    backed = {
+        (parent.get(f.sid, f.sid), f.player)
+        for f in state.figures
+        if f.kind == "follower" or f.kind == "big"
+    }
+    back = [b for b in builders if (parent.get(b.sid, b.sid), b.player) not in backed]
     if not back:
         return []
     keep = [f for f in state.figures if f not in back]

@@ -6,16 +6,31 @@ see :meth:`State.copy`). Features are tracked incrementally by :mod:`.features`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from engine.carcassonne.features import SEG_BITS, Cell, Feature, place_tile
 from engine.carcassonne.tiles import TILES, Rotated
 from engine.protocol import Event
 
+# An event, or the recipe of one: the function that builds it and the arguments to pass.
+EventPart = Event | tuple[Callable[..., Event], tuple[Any, ...]]
+_new_object = object.__new__
+_AROUND = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 FIGURE_INDEX = {"follower": 0, "big": 1, "builder": 2, "pig": 3}
 EMPTY = -1
-__all__ = ["EMPTY", "FIGURE_INDEX", "SEG_BITS", "Cell", "Feature", "Figure", "Options", "State"]
+__all__ = [
+    "EMPTY",
+    "FIGURE_INDEX",
+    "SEG_BITS",
+    "Cell",
+    "EventPart",
+    "Feature",
+    "Figure",
+    "Options",
+    "State",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +87,13 @@ class State:
     cells: dict[Cell, int] = field(default_factory=dict)
     parent: dict[int, int] = field(default_factory=dict)
     feats: dict[int, Feature] = field(default_factory=dict)
-    frontier: dict[Cell, int] = field(default_factory=dict)  # cell -> constraint code
+    frontier: dict[int, int] = field(default_factory=dict)  # features.cell_key -> constraint
     figures: tuple[Figure, ...] = ()
     supply: tuple[tuple[int, int, int, int], ...] = ()
     scores: tuple[int, ...] = ()
     goods: tuple[tuple[int, int, int], ...] = ()
     discarded: tuple[str, ...] = ()
-    events: tuple[Event, ...] = ()
+    event_parts: tuple[EventPart, ...] = ()  # see the ``events`` property
     last_tiles: dict[int, Cell] = field(default_factory=dict)
     left: frozenset[int] = frozenset()
     log: tuple[str, ...] = ()
@@ -99,80 +114,72 @@ class State:
 
         ``share_board``: keep the board containers (tiles, cells, union-find, features,
         frontier, last tiles) shared, for an action that places no tile. Sharing is safe
-        because only a placement changes them, and a placement always works on a full copy;
-        ``find``'s path halving may write to a shared union-find, but never changes a root.
+        because only a placement changes them, and a placement always works on a full copy.
         """
+        # Slot by slot on a bare object: the generated __init__ with its 33 parameters and
+        # default factories costs more than twice as much, and this runs on every move.
+        new = _new_object(State)
+        new.options = self.options
+        new.names = self.names
+        new.seed = self.seed
+        new.start_player = self.start_player
+        new.start_player_given = self.start_player_given
+        new.draws_given = self.draws_given
+        new.pile = self.pile
+        new.pile_pos = self.pile_pos
+        new.current = self.current
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.extra_turn = self.extra_turn
+        new.extra_earned = self.extra_earned
         if share_board:
-            return State(
-                self.options,
-                self.names,
-                self.seed,
-                self.start_player,
-                self.start_player_given,
-                self.draws_given,
-                self.pile,
-                self.pile_pos,
-                self.current,
-                self.phase,
-                self.to_act,
-                self.extra_turn,
-                self.extra_earned,
-                self.tiles,
-                self.cells,
-                self.parent,
-                self.feats,
-                self.frontier,
-                self.figures,
-                self.supply,
-                self.scores,
-                self.goods,
-                self.discarded,
-                (),
-                self.last_tiles,
-                self.left,
-                self.log,
-                self.pending,
-                self.river_end,
-                self.last_bend,
-                self.winners,
-                None,
-                None,
-            )
-        return State(
-            self.options,
-            self.names,
-            self.seed,
-            self.start_player,
-            self.start_player_given,
-            self.draws_given,
-            self.pile,
-            self.pile_pos,
-            self.current,
-            self.phase,
-            self.to_act,
-            self.extra_turn,
-            self.extra_earned,
-            list(self.tiles),
-            dict(self.cells),
-            dict(self.parent),
-            dict(self.feats),
-            dict(self.frontier),
-            self.figures,
-            self.supply,
-            self.scores,
-            self.goods,
-            self.discarded,
-            (),
-            dict(self.last_tiles),
-            self.left,
-            self.log,
-            self.pending,
-            self.river_end,
-            self.last_bend,
-            self.winners,
-            None,
-            None,
-        )
+            new.tiles = self.tiles
+            new.cells = self.cells
+            new.parent = self.parent
+            new.feats = self.feats
+            new.frontier = self.frontier
+            new.last_tiles = self.last_tiles
+        else:
+            new.tiles = self.tiles.copy()
+            new.cells = self.cells.copy()
+            new.parent = self.parent.copy()
+            new.feats = self.feats.copy()
+            new.frontier = self.frontier.copy()
+            new.last_tiles = self.last_tiles.copy()
+        new.figures = self.figures
+        new.supply = self.supply
+        new.scores = self.scores
+        new.goods = self.goods
+        new.discarded = self.discarded
+        new.event_parts = ()
+        new.left = self.left
+        new.log = self.log
+        new.pending = self.pending
+        new.river_end = self.river_end
+        new.last_bend = self.last_bend
+        new.winners = self.winners
+        new.placements_cache = None
+        new.actions_cache = None
+        return new
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """What the action that made this state did, as readable events.
+
+        The engine stores most events as recipes (a function and its arguments) and builds
+        them here on first read: random playouts and bots never read them, and their texts
+        would cost a good part of a move.
+        """
+        parts = self.event_parts
+        if all(type(part) is Event for part in parts):
+            return cast(tuple[Event, ...], parts)
+        built = tuple(part if isinstance(part, Event) else part[0](*part[1]) for part in parts)
+        self.event_parts = built
+        return built
+
+    @events.setter
+    def events(self, value: tuple[Event, ...]) -> None:
+        self.event_parts = tuple(value)
 
     # -- board queries ---------------------------------------------------------------------
 
@@ -186,15 +193,8 @@ class State:
         return TILES[tid].rotations[k]
 
     def find(self, sid: int) -> int:
-        """The root of segment ``sid`` (path halving; harmless on shared-free copies)."""
-        parent = self.parent
-        p = parent.get(sid, sid)
-        while p != sid:
-            gp = parent.get(p, p)
-            parent[sid] = gp
-            sid = p
-            p = gp
-        return sid
+        """The root of segment ``sid`` (the union-find is flat: one lookup, never a write)."""
+        return self.parent.get(sid, sid)
 
     def tiles_left(self) -> int:
         """Tiles still in the pile, the current tile not counted."""
@@ -208,19 +208,26 @@ class State:
 
     def strengths(self, root: int) -> list[int]:
         """Each player's majority strength on the feature with ``root`` (K-6.2)."""
-        out = [0] * self.players
+        out = [0] * len(self.names)
+        parent = self.parent
         for fig in self.figures:
-            if fig.kind in ("follower", "big") and self.find(fig.sid) == root:
-                out[fig.player] += 2 if fig.kind == "big" else 1
+            kind = fig.kind
+            if kind == "follower":
+                if parent.get(fig.sid, fig.sid) == root:
+                    out[fig.player] += 1
+            elif kind == "big" and parent.get(fig.sid, fig.sid) == root:
+                out[fig.player] += 2
         return out
 
     def monastery_neighbours(self, cell: Cell) -> int:
         """How many of the 8 surrounding cells hold a tile (K-2.8)."""
         x, y = cell
         cells = self.cells
-        return sum(
-            1 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx or dy) and (x + dx, y + dy) in cells
-        )
+        count = 0
+        for dx, dy in _AROUND:
+            if (x + dx, y + dy) in cells:
+                count += 1
+        return count
 
     def seg_name(self, sid: int) -> str:
         """The CN-2 name of segment ``sid``."""

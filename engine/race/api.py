@@ -35,6 +35,11 @@ _DISCARD = re.compile(rf"(?P<token>{_RANK}|X):D")
 _PICK = re.compile(rf"G:(?P<token>{_RANK}|X)")
 _SEGMENT = re.compile(_WALK)
 
+# Cache keys of a state's legal moves per seat (built once: looked up on every action).
+_LEGAL = tuple(f"legal{seat}" for seat in range(6))
+_SORTED = tuple(f"sorted{seat}" for seat in range(6))
+_PLAYS = tuple(f"plays{seat}" for seat in range(6))
+
 
 class RaceGame:
     """One race game (``"tock"`` or ``"dog"``); the modules bind its methods."""
@@ -121,7 +126,7 @@ class RaceGame:
         return Outcome(winners=state.winner)
 
     def _plays(self, state: State, seat: int) -> Plays:
-        key = f"plays{seat}"
+        key = _PLAYS[seat]
         cached: Plays | None = state.cache.get(key)
         if cached is None:
             cached = card_plays(state, seat)
@@ -129,12 +134,14 @@ class RaceGame:
         return cached
 
     def _legal(self, state: State, seat: int) -> dict[str, Move]:
-        key = f"legal{seat}"
+        if seat not in state.cfg.seats:
+            return {}  # a seat not in the game owes nothing
+        key = _LEGAL[seat]
         cached: dict[str, Move] | None = state.cache.get(key)
         if cached is not None:
             return cached
         moves: dict[str, Move] = {}
-        hand = state.hands[seat] if seat in state.cfg.seats else ()
+        hand = state.hands[seat]
         if state.phase == "exchange":
             for token in sort_cards(set(hand)):
                 moves[f"G:{token}"] = Move(f"G:{token}", seat, "pick", token, token)
@@ -154,10 +161,13 @@ class RaceGame:
             elif state.banned:
                 moves = self._discards(seat, hand)
             else:
-                plays = self._plays(state, seat)[0]
+                plays, _, _, ordered = self._plays(state, seat)
                 if plays:
-                    moves = dict(plays)
-                elif state.cfg.is_dog:
+                    # The generator's dict and order are this state's own (never changed).
+                    state.cache[key] = plays
+                    state.cache[_SORTED[seat]] = ordered
+                    return plays
+                if state.cfg.is_dog:
                     moves = {"F": Move("F", seat, "fold")}
                 else:
                     moves = self._discards(seat, hand)
@@ -175,11 +185,16 @@ class RaceGame:
             if not to_act:
                 return []
             seat = state.turn if state.turn in to_act else to_act[0]
-        key = f"sorted{seat}"
+        elif seat not in state.cfg.seats:
+            return []  # a seat not in the game owes nothing
+        key = _SORTED[seat]
         cached: list[Move] | None = state.cache.get(key)
         if cached is None:
-            cached = sorted(self._legal(state, seat).values(), key=sort_key)
-            state.cache[key] = cached
+            legal = self._legal(state, seat)
+            cached = state.cache.get(key)  # card plays come sorted already
+            if cached is None:
+                cached = sorted(legal.values(), key=sort_key)
+                state.cache[key] = cached
         return list(cached)
 
     def seven_starts(self, state: State, card: str, seat: int | None = None) -> list[Move]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.protocol import Event
-from engine.race.geometry import HOME, kennel, loc_text
+from engine.race.geometry import HOME, KENNEL, NAMES
 from engine.race.state import Board, State
 
 COLOURS = ("Red", "Blue", "Yellow", "Green", "Purple", "Orange")
@@ -17,99 +17,121 @@ def colour_name(seat: int) -> str:
 
 
 class Work:
-    """The board of a state, being changed by one action."""
+    """The board of a state, being changed by one action.
+
+    Location names come straight from :data:`~engine.race.geometry.NAMES`: every action
+    spells a few, and this is the hot path of whole-game simulations.
+    """
+
+    __slots__ = ("cfg", "events", "guards", "occ", "pawns", "state")
 
     def __init__(self, state: State) -> None:
         self.cfg = state.cfg
         self.state = state
-        self.occ = state.occupancy()
+        self.occ = dict(state.occupied())
         self.guards = set(state.guarded_fields())
         self.events: list[Event] = []
-        #: Seats whose pawns moved or were captured: only their pawn lists are rebuilt.
-        self.touched: set[int] = set()
+        #: The pawns per seat, kept sorted as pawns move (cheaper than rebuilding them).
+        self.pawns = list(state.pawns)
+
+    def _relocate(self, seat: int, frm: int, to: int) -> None:
+        """One pawn of ``seat`` goes from ``frm`` to ``to`` in :attr:`pawns`."""
+        locs = list(self.pawns[seat])
+        locs[locs.index(frm)] = to
+        locs.sort()
+        self.pawns[seat] = tuple(locs)
 
     def capture(self, loc: int, by: int) -> None:
         """Send the pawn on ``loc`` to its owner's kennel (C-5.1)."""
         victim = self.occ.pop(loc)
-        self.touched.add(victim)
+        self._relocate(victim, loc, KENNEL + victim)
         self.guards.discard(loc)
+        at = NAMES[loc]
         self.events.append(
             Event(
                 "capture",
                 victim,
-                {"at": loc_text(loc), "by": by, "to": loc_text(kennel(victim))},
-                f"{colour_name(victim)}'s pawn on {loc_text(loc)} goes back to its kennel.",
+                {"at": at, "by": by, "to": NAMES[KENNEL + victim]},
+                f"{COLOURS[victim]}'s pawn on {at} goes back to its kennel.",
             )
         )
 
     def walk(self, frm: int, path: Sequence[int], burn: bool, actor: int) -> None:
         """Move the pawn on ``frm`` along ``path``; capture at the end (or everywhere)."""
-        seat = self.occ.pop(frm)
-        self.touched.add(seat)
+        occ = self.occ
+        seat = occ.pop(frm)
         self.guards.discard(frm)
-        for i, loc in enumerate(path):
-            if loc < HOME and loc in self.occ and (burn or i == len(path) - 1):
-                self.capture(loc, actor)
-        self.occ[path[-1]] = seat
+        to = path[-1]
+        if burn:
+            for loc in path:
+                if loc in occ and loc < HOME:
+                    self.capture(loc, actor)
+        elif to in occ and to < HOME:
+            self.capture(to, actor)
+        occ[to] = seat
+        self._relocate(seat, frm, to)
+        names = NAMES
+        frm_text, to_text = names[frm], names[to]
         self.events.append(
             Event(
                 "move",
                 actor,
                 {
                     "colour": seat,
-                    "from": loc_text(frm),
-                    "to": loc_text(path[-1]),
-                    "path": [loc_text(loc) for loc in path],
+                    "from": frm_text,
+                    "to": to_text,
+                    "path": [names[loc] for loc in path],
                 },
-                f"{colour_name(seat)} pawn {loc_text(frm)} → {loc_text(path[-1])}.",
+                f"{COLOURS[seat]} pawn {frm_text} → {to_text}.",
             )
         )
 
     def bring_out(self, colour: int, actor: int) -> None:
         """Put a pawn of ``colour`` from its kennel onto its start field, guarded (C-6)."""
         start = self.cfg.start[colour]
-        self.touched.add(colour)
         if start in self.occ:
             self.capture(start, actor)
         self.occ[start] = colour
+        self._relocate(colour, KENNEL + colour, start)
         self.guards.add(start)
+        to = NAMES[start]
         self.events.append(
             Event(
                 "bring_out",
                 actor,
-                {"colour": colour, "to": loc_text(start)},
-                f"{colour_name(colour)} brings a pawn out onto {loc_text(start)}.",
+                {"colour": colour, "to": to},
+                f"{COLOURS[colour]} brings a pawn out onto {to}.",
             )
         )
 
     def swap(self, a: int, b: int, actor: int) -> None:
         """Exchange the pawns on ring fields ``a`` and ``b`` (C-7)."""
         sa, sb = self.occ[a], self.occ[b]
-        self.touched.update((sa, sb))
         self.occ[a], self.occ[b] = sb, sa
+        self._relocate(sa, a, b)
+        self._relocate(sb, b, a)
+        a_text, b_text = NAMES[a], NAMES[b]
         self.events.append(
             Event(
                 "swap",
                 actor,
-                {"a": loc_text(a), "b": loc_text(b), "colours": [sa, sb]},
-                f"{colour_name(sa)} {loc_text(a)} and {colour_name(sb)} {loc_text(b)} swap places.",
+                {"a": a_text, "b": b_text, "colours": [sa, sb]},
+                f"{COLOURS[sa]} {a_text} and {COLOURS[sb]} {b_text} swap places.",
             )
         )
 
     def board(self) -> tuple[Board, frozenset[int]]:
         """The pawns per seat (4 sorted locations each) and the guarded seats."""
-        pawns = list(self.state.pawns)
-        touched = self.touched
-        if touched:
-            per: dict[int, list[int]] = {s: [] for s in touched}
-            for loc, s in self.occ.items():
-                if s in per:
-                    per[s].append(loc)
-            for s, locs in per.items():
-                locs.sort()
-                locs.extend([kennel(s)] * (4 - len(locs)))
-                pawns[s] = tuple(locs)
         # A guarded field always holds its own pawn: nothing can capture, swap or pass it,
         # and the guard ends when that pawn steps away (C-3).
-        guards = frozenset(self.occ[loc] for loc in self.guards)
-        return tuple(pawns), guards
+        occ = self.occ
+        return tuple(self.pawns), frozenset([occ[loc] for loc in self.guards])
+
+    def settle(self, new: State) -> State:
+        """Hand this board's occupancy to ``new`` (whose pawns it describes) as its cache.
+
+        Saves rebuilding it when the next legal moves are generated; nothing changes the
+        dict any more.
+        """
+        new.cache["occ"] = self.occ
+        return new

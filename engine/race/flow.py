@@ -10,12 +10,12 @@ import random
 from collections.abc import Iterable
 
 from engine.protocol import Event, IllegalMove
-from engine.race.board import Work, colour_name
+from engine.race.board import COLOURS, Work, colour_name
 from engine.race.cards import sort_cards
-from engine.race.geometry import HOME, Config, is_home, loc_text
+from engine.race.geometry import HOME, KENNEL, Config, is_home, loc_text
 from engine.race.move import Move
-from engine.race.seven import SevenSearch
-from engine.race.state import Seven, State
+from engine.race.seven import SevenSearch, board_code
+from engine.race.state import Board, Seven, State
 
 TOCK_SIZES: dict[int, tuple[int, ...]] = {
     2: (5, 5, 4, 4, 4, 4),
@@ -67,8 +67,13 @@ def set_seat(items: Hands, seat: int, value: tuple[str, ...]) -> Hands:
 
 def winning_side(state: State) -> tuple[int, ...] | None:
     """The seats of a side whose pawns are all home (T-12, D-13), if any."""
-    cfg = state.cfg
-    complete = [s for s in cfg.seats if state.is_complete(s)]
+    return winning_side_of(state.cfg, state.pawns)
+
+
+def winning_side_of(cfg: Config, pawns: Board) -> tuple[int, ...] | None:
+    """:func:`winning_side` of a board ``pawns`` (4 sorted locations per seat)."""
+    # Sorted locations: ring < home < kennel, so the first and last pawn decide.
+    complete = [s for s in cfg.seats if pawns[s][0] >= HOME and pawns[s][-1] < KENNEL]
     if not complete:
         return None
     if cfg.teams is None:
@@ -91,13 +96,21 @@ def begin_turn(state: State) -> State:
 
 def pass_turn(state: State, actor: int, events: list[Event]) -> State:
     """Give the turn to the next seat holding cards after ``actor`` (C-10.2), or deal."""
-    cfg = state.cfg
+    seat = next_holder(state.cfg, state.hands, state.folded, actor)
+    if seat is None:
+        return next_deal(state, events)
+    return begin_turn(state.evolve(turn=seat, events=tuple(events)))
+
+
+def next_holder(cfg: Config, hands: Hands, folded: frozenset[int], actor: int) -> int | None:
+    """The next seat after ``actor`` holding cards and not folded (C-10.2), if any."""
     seat = actor
+    following = cfg.following
     for _ in cfg.seats:
-        seat = cfg.next_seat(seat)
-        if state.hands[seat] and seat not in state.folded:
-            return begin_turn(state.evolve(turn=seat, events=tuple(events)))
-    return next_deal(state, events)
+        seat = following[seat]
+        if hands[seat] and seat not in folded:
+            return seat
+    return None
 
 
 def next_deal(state: State, events: list[Event]) -> State:
@@ -240,23 +253,52 @@ def seven_path(
     raise IllegalMove(f"no forward path from {loc_text(frm)} to {loc_text(to)}")
 
 
-def finish_play(state: State, work: Work, seat: int, card: str, rank: str, auto: bool) -> State:
-    """Common end of a card play: new board, discard pile, win check, ban, next turn."""
+def finish_play(
+    state: State,
+    work: Work,
+    seat: int,
+    card: str,
+    rank: str,
+    auto: bool,
+    hands: Hands | None = None,
+) -> State:
+    """Common end of a card play: new board, discard pile, win check, ban, next turn.
+
+    ``hands`` are the hands after the play if ``state`` still holds the card. The new
+    state is made in one step (this is the hot path of every card play).
+    """
     pawns, guards = work.board()
     events = work.events
-    new = state.evolve(
-        pawns=pawns,
-        guards=guards,
-        discard=(*state.discard, card),
-        banned=False,
-        seven=None,
-    )
-    win = winning_side(new)
+    cfg = state.cfg
+    if hands is None:
+        hands = state.hands
+    changes = {
+        "pawns": pawns,
+        "guards": guards,
+        "hands": hands,
+        "discard": (*state.discard, card),
+        "banned": False,
+        "seven": None,
+    }
+    win = winning_side_of(cfg, pawns)
     if win is not None:
         names = " and ".join(colour_name(s) for s in win)
         events.append(Event("game_over", None, {"winners": list(win)}, f"{names} win the game!"))
-        return new.evolve(phase="finished", winner=win, events=tuple(events))
-    return after_card(new, seat, rank == "10" and not auto and not state.cfg.is_dog, events)
+        return state.evolve(**changes, phase="finished", winner=win, events=tuple(events))
+    if rank == "10" and not auto and not cfg.is_dog:
+        # T-8.1: the 10 bans the next seat, if it still holds cards.
+        nxt = cfg.next_seat(seat)
+        if hands[nxt]:
+            events.append(
+                Event("ban", nxt, {}, f"{colour_name(nxt)} is banned and must discard a card.")
+            )
+            changes["banned"] = True
+            new = state.evolve(**changes, turn=nxt, events=tuple(events))
+            return begin_turn(work.settle(new))
+    turn = next_holder(cfg, hands, state.folded, seat)
+    if turn is None:
+        return next_deal(state.evolve(**changes), events)
+    return begin_turn(work.settle(state.evolve(**changes, turn=turn, events=tuple(events))))
 
 
 def after_card(state: State, seat: int, bans: bool, events: list[Event]) -> State:
@@ -274,27 +316,27 @@ def after_card(state: State, seat: int, bans: bool, events: list[Event]) -> Stat
 
 def play(state: State, move: Move, auto: bool = False) -> State:
     """Carry out a legal move of the seat in turn."""
-    seat = move.seat
-    if move.kind == "pick":
-        return pick(state, seat, move.card, [])
+    seat, kind, card = move[1], move[2], move[3]
+    if kind == "pick":
+        return pick(state, seat, card, [])
     events: list[Event] = []
-    if move.kind == "discard":
-        hand = remove_card(state.hands[seat], move.card)
+    if kind == "discard":
+        hand = remove_card(state.hands[seat], card)
         events.append(
             Event(
                 "discard",
                 seat,
-                {"card": move.card, "auto": auto},
-                f"{colour_name(seat)} discards {move.card}.",
+                {"card": card, "auto": auto},
+                f"{colour_name(seat)} discards {card}.",
             )
         )
         new = state.evolve(
             hands=set_seat(state.hands, seat, hand),
-            discard=(*state.discard, move.card),
+            discard=(*state.discard, card),
             banned=False,
         )
-        return after_card(new, seat, move.card == "10" and not auto, events)
-    if move.kind == "fold":
+        return after_card(new, seat, card == "10" and not auto, events)
+    if kind == "fold":
         events.append(Event("fold", seat, {"auto": auto}, f"{colour_name(seat)} folds."))
         new = state.evolve(
             hands=set_seat(state.hands, seat, ()),
@@ -302,36 +344,31 @@ def play(state: State, move: Move, auto: bool = False) -> State:
             folded=state.folded | {seat},
         )
         return pass_turn(new, seat, events)
-    if move.kind == "segment":
+    if kind == "segment":
         return seven_segment(state, move)
-    if move.kind == "partial":
+    if kind == "partial":
         return seven_start(state, move)
-    hand = remove_card(state.hands[seat], move.card)
-    state = state.evolve(hands=set_seat(state.hands, seat, hand))
+    text, action = move[0], move[5]
+    hands = set_seat(state.hands, seat, remove_card(state.hands[seat], card))
     work = Work(state)
     work.events.append(
-        Event(
-            "play",
-            seat,
-            {"card": move.card, "move": move.text},
-            f"{colour_name(seat)} plays {move.text}.",
-        )
+        Event("play", seat, {"card": card, "move": text}, f"{COLOURS[seat]} plays {text}.")
     )
-    kind = move.action[0]
-    if kind == "out":
-        work.bring_out(move.action[1], seat)
-    elif kind == "walk":
-        _, frm, _to, path = move.action
-        work.walk(frm, path, burn=False, actor=seat)
-    elif kind == "swap":
-        work.swap(move.action[1], move.action[2], seat)
-    elif kind == "steps":
-        for seg in move.action[1]:
-            frm, to = seg[0], seg[-1]
-            path = seven_path(state.cfg, work.occ[frm], frm, to)
-            work.walk(frm, path, burn=True, actor=seat)
+    what = action[0]
+    if what == "walk":
+        work.walk(action[1], action[3], False, seat)
+    elif what == "out":
+        work.bring_out(action[1], seat)
+    elif what == "swap":
+        work.swap(action[1], action[2], seat)
+    elif what == "steps":
+        cfg = state.cfg
+        for seg in action[1]:
+            frm = seg[0]
+            path = seven_path(cfg, work.occ[frm], frm, seg[-1])
+            work.walk(frm, path, True, seat)
     # "null": nothing moves.
-    return finish_play(state, work, seat, move.card, move.rank, auto)
+    return finish_play(state, work, seat, card, move[4], auto, hands)
 
 
 # -- the 7, segment by segment ---------------------------------------------------------------
@@ -437,7 +474,7 @@ def _seven_log(
         carry=state.cfg.is_dog,
     )
     end = state.evolve(pawns=pawns, guards=guards)
-    target = (frozenset(end.occupancy().items()), end.guarded_fields())
+    target = board_code(end.occupied(), end.guarded_fields())
     keys = search.outcomes(7).get(target)
     if keys is None:
         return plain

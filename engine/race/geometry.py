@@ -60,7 +60,7 @@ def _name(loc: int) -> str:
 
 
 #: Every location's notation, computed once (move lists spell many locations).
-_NAMES: dict[int, str] = {
+NAMES: dict[int, str] = {
     loc: _name(loc)
     for loc in [
         *range(6 * 18),
@@ -72,7 +72,7 @@ _NAMES: dict[int, str] = {
 
 def loc_text(loc: int) -> str:
     """The notation of a location (N-1): ``r17``, ``h0.2``, ``k3``."""
-    name = _NAMES.get(loc)
+    name = NAMES.get(loc)
     return _name(loc) if name is None else name
 
 
@@ -93,19 +93,38 @@ def parse_loc(text: str) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class Walk:
-    """One way for a pawn to walk: the locations it enters, in order (C-4.1)."""
+    """One way for a pawn to walk: the locations it enters, in order (C-4.1).
+
+    ``origin`` is where the walk starts (-1 if unknown); the fields after ``home_fields``
+    are derived once so that move generation only glues strings together.
+    """
 
     target: int
     path: Path
     #: The walk turns into the home with its very first step (D-8.3 cares about this).
     turns_in_first: bool = False
+    origin: int = -1
     #: The ring fields and the home slots of ``path``, for fast blocking checks (C-4.2).
     ring_fields: frozenset[int] = frozenset()
     home_fields: Path = ()
+    #: Every field of ``path``: the walk is blocked if one is guarded or an occupied slot.
+    fields: frozenset[int] = frozenset()
+    #: ``"<origin>-<target>"`` in notation (N-5.1).
+    body: str = ""
+    #: The move action ``("walk", origin, target, path)`` (see :class:`~engine.race.move.Move`).
+    action: tuple[Any, ...] = ()
+    #: The segment keys of the walk (N-6.4), for the display order of moves.
+    keys: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "ring_fields", frozenset(p for p in self.path if p < HOME))
-        object.__setattr__(self, "home_fields", tuple(p for p in self.path if p >= HOME))
+        path, origin, target = self.path, self.origin, self.target
+        object.__setattr__(self, "ring_fields", frozenset(p for p in path if p < HOME))
+        object.__setattr__(self, "home_fields", tuple(p for p in path if p >= HOME))
+        object.__setattr__(self, "fields", frozenset(path))
+        if origin >= 0:
+            object.__setattr__(self, "body", f"{loc_text(origin)}-{loc_text(target)}")
+            object.__setattr__(self, "action", ("walk", origin, target, path))
+            object.__setattr__(self, "keys", ((origin, len(path), target),))
 
 
 @dataclass(frozen=True)
@@ -132,11 +151,19 @@ class Config:
     step1: tuple[dict[int, tuple[int, ...]], ...] = field(
         default=(), hash=False, compare=False, repr=False
     )
+    #: [seat][location] -> the location and every location a pawn of ``seat`` there can
+    #: enter within 7 steps: pawns with disjoint reaches cannot meet in one 7.
+    reach7: tuple[dict[int, frozenset[int]], ...] = field(
+        default=(), hash=False, compare=False, repr=False
+    )
     #: Derived flags, set by :func:`make_config` (plain attributes: read in hot loops).
     is_dog: bool = False
     braendi: bool = False  # Dog with the official Brändi Dog preset (D-1.3)
     seven_single: bool = False  # Tock with seven = single (T-9.3)
     variant5: bool = False  # Tock with variant 5 (T-7.5)
+
+    #: ``following[s]`` is :meth:`next_seat` of ``s`` for every position (a lookup table).
+    following: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def next_seat(self, seat: int) -> int:
         """The next seat in use after ``seat`` (C-1.2)."""
@@ -188,12 +215,12 @@ def _walk_tables(
             to_branch = (b - loc) % ring
             for n in range(1, MAX_COUNT + 1):
                 ring_path = tuple((loc + i) % ring for i in range(1, n + 1))
-                walks = [Walk(ring_path[-1], ring_path)]
+                walks = [Walk(ring_path[-1], ring_path, origin=loc)]
                 if to_branch < n and n - to_branch <= 4:
                     path = ring_path[:to_branch] + tuple(
                         home(s, i) for i in range(1, n - to_branch + 1)
                     )
-                    walks.append(Walk(path[-1], path, to_branch == 0))
+                    walks.append(Walk(path[-1], path, to_branch == 0, loc))
                 per_count.append(tuple(walks))
             table[loc] = tuple(per_count)
             nxt = ((loc + 1) % ring,)
@@ -204,7 +231,7 @@ def _walk_tables(
             for n in range(1, MAX_COUNT + 1):
                 if slot + n <= 4:
                     path = tuple(home(s, i) for i in range(slot + 1, slot + n + 1))
-                    per_count.append((Walk(path[-1], path),))
+                    per_count.append((Walk(path[-1], path, origin=loc),))
                 else:
                     per_count.append(())
             table[loc] = tuple(per_count)
@@ -212,10 +239,23 @@ def _walk_tables(
         forward.append(table)
         step1.append(steps)
     backward = {
-        loc: Walk((loc - 4) % ring, tuple((loc - i) % ring for i in range(1, 5)))
+        loc: Walk((loc - 4) % ring, tuple((loc - i) % ring for i in range(1, 5)), origin=loc)
         for loc in range(ring)
     }
     return tuple(forward), backward, tuple(step1)
+
+
+def _reach_tables(
+    forward: tuple[dict[int, tuple[tuple[Walk, ...], ...]], ...],
+) -> tuple[dict[int, frozenset[int]], ...]:
+    """Per seat and location: the location and all it can reach in 1 … 7 steps."""
+    return tuple(
+        {
+            loc: frozenset((loc, *(p for n in range(1, 8) for w in per[n] for p in w.path)))
+            for loc, per in table.items()
+        }
+        for table in forward
+    )
 
 
 TOCK_SEATS: dict[int, tuple[int, ...]] = {
@@ -272,6 +312,8 @@ def make_config(
         forward=forward,
         backward4=backward,
         step1=step1,
+        reach7=_reach_tables(forward),
+        following=tuple(next((t for t in seats if t > s), seats[0]) for s in range(positions)),
         is_dog=game == "dog",
         braendi=game == "dog" and dict(options)["preset"] == "braendi",
         seven_single=game != "dog" and dict(options)["seven"] == "single",

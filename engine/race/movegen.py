@@ -1,14 +1,32 @@
-"""Legal moves (C-9, N-7): card plays, fallbacks, exchange picks, 7 segments."""
+"""Legal moves (C-9, N-7): card plays, fallbacks, exchange picks, 7 segments.
+
+This is the hot path of whole-game simulations (bots, benchmarks), so the generator works
+on precomputed walks (:class:`~engine.race.geometry.Walk` carries its notation, action and
+keys) and records each move's display key as it goes instead of sorting by a key function.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.race.cards import COUNTS, ORDER, RANKS
-from engine.race.geometry import HOME, Walk, loc_text
+from engine.race.geometry import HOME, NAMES, Walk
 from engine.race.move import Move
-from engine.race.seven import Key, Outcome, SevenSearch
+from engine.race.seven import (
+    Key,
+    Outcome,
+    SevenSearch,
+    board_code,
+    capture_own_code,
+    independent_outcomes,
+)
 from engine.race.state import State
+
+#: Display / preference key of a move (N-7.5, N-6.1): token, declared kind, kind of action,
+#: segment keys.
+SortKey = tuple[int, int, int, tuple[tuple[int, int, int], ...]]
+
+_new_move = tuple.__new__
 
 
 def card_part(token: str, rank: str) -> str:
@@ -18,7 +36,7 @@ def card_part(token: str, rank: str) -> str:
 
 def segments_text(keys: tuple[Key, ...] | list[tuple[int, int]]) -> str:
     """Segments as ``a-b,c-d``."""
-    return ",".join(f"{loc_text(k[0])}-{loc_text(k[-1])}" for k in keys)
+    return ",".join(f"{NAMES[k[0]]}-{NAMES[k[-1]]}" for k in keys)
 
 
 class _Gen:
@@ -28,103 +46,127 @@ class _Gen:
         self.state = state
         self.cfg = state.cfg
         self.seat = seat
-        self.colour = state.moved_colour(seat)
-        self.occ = state.occupied()
-        self.guarded = state.guarded_fields()
-        self.mine = [(loc, s) for loc, s in self.occ.items() if s == self.colour]
+        self.colour = colour = state.moved_colour(seat)
+        self.occ = occ = state.occupied()
+        self.guarded = guarded = state.guarded_fields()
+        self.mine = [(loc, s) for loc, s in occ.items() if s == colour]
+        #: The fields no walk may enter: guarded ring fields, occupied home slots (C-4.2).
+        self.blocked = guarded.union([loc for loc in occ if loc >= HOME])
         self.moves: dict[str, Move] = {}
+        #: Text -> display key of every generated move (N-7.5).
+        self.keys: dict[str, SortKey] = {}
         #: Outcome -> move, for the plays whose outcome may equal another play's (C-9.4):
         #: every 7, and every walk that captures a pawn of its own colour.
         self.by_outcome: dict[tuple[str, Outcome], Move] = {}
-        #: Texts of plays dropped for a better spelling of the same outcome -> that move.
-        self.aliases: dict[str, Move] = {}
+        #: Texts of plays dropped for a better spelling of the same outcome -> its key in
+        #: ``by_outcome`` (resolved at the end, so they name the spelling finally kept).
+        self.aliases: dict[str, tuple[str, Outcome]] = {}
         self.seven_result: dict[Outcome, tuple[Key, ...]] | None = None
+        self._code: Outcome | None = None
 
-    def add(self, token: str, rank: str, body: str, action: tuple[Any, ...]) -> None:
+    def code(self) -> Outcome:
+        """:func:`~engine.race.seven.board_code` of the board before the play."""
+        if self._code is None:
+            self._code = board_code(self.occ, self.guarded)
+        return self._code
+
+    def add(
+        self, token: str, rank: str, body: str, action: tuple[Any, ...], kind: int, keys: Any
+    ) -> None:
+        """Add a play that captures no own pawn (its outcome is its own)."""
         text = f"{card_part(token, rank)}:{body}"
         if text in self.moves:
             return
-        move = Move(text, self.seat, "play", token, rank, action)
-        if action[0] == "walk":
-            frm, to = action[1], action[2]
-            mover = self.occ[frm]
-            if self.occ.get(to) == mover:
-                # Capturing an own pawn: another play may leave the very same board.
-                occ = dict(self.occ)
-                del occ[frm]
-                occ[to] = mover
-                out = (frozenset(occ.items()), self.guarded - {frm})
-                self.keep(token, out, move)
-                return
-        self.moves[text] = move
+        self.moves[text] = _new_move(Move, (text, self.seat, "play", token, rank, action))
+        self.keys[text] = (ORDER[token], ORDER[rank], kind, keys)
 
-    def keep(self, token: str, out: Outcome, move: Move) -> None:
-        """Keep one move per outcome: the lowest declared kind, then segment keys (N-6)."""
-        key = (token, out)
-        old = self.by_outcome.get(key)
-        if old is not None:
-            if move_key(old) <= move_key(move):
-                self.aliases[move.text] = old
-                return
-            del self.moves[old.text]
-            self.aliases[old.text] = move
-        self.by_outcome[key] = move
-        self.moves[move.text] = move
-
-    def walk_ok(self, frm: int, walk: Walk) -> bool:
-        # C-4.2: no guarded ring field entered, no occupied home slot entered.
-        if not self.guarded.isdisjoint(walk.ring_fields):
-            return False
+    def add_walk(self, token: str, rank: str, prefix: str, walk: Walk) -> None:
+        """Add the play ``prefix`` + walk (``prefix`` is the card part and ``:``)."""
+        text = prefix + walk.body
+        moves = self.moves
+        if text in moves:
+            return
+        move = _new_move(Move, (text, self.seat, "play", token, rank, walk.action))
+        key = (ORDER[token], ORDER[rank], 3, walk.keys)
         occ = self.occ
-        for loc in walk.home_fields:
-            if loc in occ:
-                return False
-        # D-8.3: a pawn standing on its start field when the play began may not turn in
-        # at once (bsw: never; braendi: not while blocking).
-        return not (
-            walk.turns_in_first
-            and self.cfg.is_dog
-            and (not self.cfg.braendi or frm in self.guarded)
-        )
+        frm = walk.origin
+        mover = occ[frm]
+        if occ.get(walk.target) == mover:
+            # Capturing an own pawn: another play may leave the very same board.
+            out = capture_own_code(self.code(), frm, mover, frm in self.guarded)
+            self.keep(token, out, move, key)
+            return
+        moves[text] = move
+        self.keys[text] = key
+
+    def keep(self, token: str, out: Outcome, move: Move, key: SortKey) -> None:
+        """Keep one move per outcome: the lowest declared kind, then segment keys (N-6)."""
+        index = (token, out)
+        old = self.by_outcome.get(index)
+        if old is not None:
+            if self.keys[old[0]] <= key:
+                self.aliases[move[0]] = index
+                return
+            del self.moves[old[0]]
+            self.aliases[old[0]] = index
+        self.by_outcome[index] = move
+        self.moves[move[0]] = move
+        self.keys[move[0]] = key
 
     def walks(self, token: str, rank: str, count: int) -> None:
+        cfg = self.cfg
         pawns = self.mine
-        if rank == "5" and self.cfg.variant5:
+        if rank == "5" and cfg.variant5:
             # T-7.5 variant 5: any pawn on the ring, besides the moved colour's own.
             pawns = [(loc, s) for loc, s in self.occ.items() if s == self.colour or loc < HOME]
-        forward = self.cfg.forward
+        forward = cfg.forward
+        blocked = self.blocked
+        # D-8.3: a pawn standing on its start field when the play began may not turn in at
+        # once (bsw: never; braendi: not while blocking).
+        dog, braendi = cfg.is_dog, cfg.braendi
+        guarded = self.guarded
+        prefix = f"{card_part(token, rank)}:"
+        moves, keys, occ, seat = self.moves, self.keys, self.occ, self.seat
+        head = (ORDER[token], ORDER[rank], 3)
         for loc, s in pawns:
             for walk in forward[s][loc][count]:
-                if self.walk_ok(loc, walk):
-                    self.add(
-                        token,
-                        rank,
-                        f"{loc_text(loc)}-{loc_text(walk.target)}",
-                        ("walk", loc, walk.target, walk.path),
-                    )
+                # C-4.2: no guarded ring field entered, no occupied home slot entered.
+                if not blocked.isdisjoint(walk.fields):
+                    continue
+                if walk.turns_in_first and dog and (not braendi or loc in guarded):
+                    continue
+                text = prefix + walk.body
+                if text in moves:
+                    continue
+                move = _new_move(Move, (text, seat, "play", token, rank, walk.action))
+                if occ.get(walk.target) == s:
+                    # Capturing an own pawn: another play may leave the very same board.
+                    out = capture_own_code(self.code(), loc, s, loc in guarded)
+                    self.keep(token, out, move, (*head, walk.keys))
+                    continue
+                moves[text] = move
+                keys[text] = (*head, walk.keys)
 
     def backward(self, token: str) -> None:
+        backward4 = self.cfg.backward4
+        guarded = self.guarded
+        prefix = f"{card_part(token, '4')}:"
         for loc, _ in self.mine:
             if loc >= HOME:
                 continue
-            walk = self.cfg.backward4[loc]
-            if self.guarded.isdisjoint(walk.ring_fields):
-                self.add(
-                    token,
-                    "4",
-                    f"{loc_text(loc)}-{loc_text(walk.target)}",
-                    ("walk", loc, walk.target, walk.path),
-                )
+            walk = backward4[loc]
+            if guarded.isdisjoint(walk.ring_fields):
+                self.add_walk(token, "4", prefix, walk)
 
     def bring_out(self, token: str, rank: str) -> None:
         colour = self.colour
         start = self.cfg.start[colour]
-        on_board = sum(1 for s in self.occ.values() if s == colour)
+        on_board = len(self.mine)
         if on_board < 4 and start not in self.guarded:
             body = "E" if colour == self.seat else f"E{colour}"
             if token == "X":
                 rank = "A"  # N-6.1: the lowest declared kind with this outcome
-            self.add(token, rank, body, ("out", colour))
+            self.add(token, rank, body, ("out", colour), 0, ())
 
     def swappable(self, loc: int, s: int) -> bool:
         if loc >= HOME or loc in self.guarded:
@@ -134,50 +176,61 @@ class _Gen:
 
     def jack(self, token: str) -> None:
         colour, dog = self.colour, self.cfg.is_dog
-        mine = sorted(loc for loc, s in self.occ.items() if s == colour and self.swappable(loc, s))
-        others = sorted(loc for loc, s in self.occ.items() if self.swappable(loc, s))
+        occ = self.occ
+        mine = sorted(loc for loc, s in occ.items() if s == colour and self.swappable(loc, s))
+        others = sorted(loc for loc, s in occ.items() if self.swappable(loc, s))
         found = False
         for a in mine:
             for b in others:
                 if a == b:
                     continue
-                if self.occ[b] == colour:
+                if occ[b] == colour:
                     if not dog:
-                        self.add(token, "J", "N", ("null",))
+                        self.add(token, "J", "N", ("null",), 1, ())
                         found = True
                     continue
-                self.add(token, "J", f"{loc_text(a)}<>{loc_text(b)}", ("swap", a, b))
+                self.add(token, "J", f"{NAMES[a]}<>{NAMES[b]}", ("swap", a, b), 2, ((a, 0, b),))
                 found = True
         # D-11.4 (braendi): a null Jack needs a pawn of the moved colour on the ring.
         if (
             not found
             and dog
             and self.cfg.braendi
-            and any(loc < HOME for loc, s in self.occ.items() if s == colour)
+            and any(loc < HOME for loc, s in occ.items() if s == colour)
         ):
-            self.add(token, "J", "N", ("null",))
+            self.add(token, "J", "N", ("null",), 1, ())
 
     def seven(self, token: str) -> None:
-        search = self.search() if self.seven_result is None else None
         prefix = card_part(token, "7")
         if self.cfg.seven_single:
-            assert search is not None
-            for frm, to, steps in search.segments(7, need_completion=False):
+            for frm, to, steps in self.search().segments(7, need_completion=False):
                 self.add(
                     token,
                     "7",
-                    f"{loc_text(frm)}-{loc_text(to)}",
+                    f"{NAMES[frm]}-{NAMES[to]}",
                     ("steps", ((frm, steps, to),), True),
+                    3,
+                    ((frm, steps, to),),
                 )
             return
         if self.seven_result is None:
-            # A 7 and a joker played as 7 share one search.
-            assert search is not None
-            self.seven_result = search.outcomes(7)
+            # A 7 and a joker played as 7 share one search; far-apart pawns need none.
+            found = independent_outcomes(
+                self.cfg,
+                self.occ,
+                self.guarded,
+                self.colour,
+                self.seat,
+                self.cfg.is_dog,
+                code=self._code,
+            )
+            self.seven_result = self.search().outcomes(7) if found is None else found
+        head = (ORDER[token], ORDER["7"], 3)
+        seat = self.seat
         for out, keys in self.seven_result.items():
             text = f"{prefix}:{segments_text(keys)}"
-            move = Move(text, self.seat, "play", token, "7", ("steps", tuple(keys), True))
-            self.keep(token, out, move)
+            move = _new_move(Move, (text, seat, "play", token, "7", ("steps", keys, True)))
+            self.keep(token, out, move, (*head, keys))
 
     def search(self) -> SevenSearch:
         return SevenSearch(
@@ -206,7 +259,8 @@ class _Gen:
                 self.walks(token, rank, 11)
 
     def all_plays(self) -> dict[str, Move]:
-        for token in sorted(set(self.state.hands[self.seat]), key=ORDER.__getitem__):
+        # Hands are kept in card order (N-2.2): their distinct tokens are in order too.
+        for token in dict.fromkeys(self.state.hands[self.seat]):
             if token == "X":
                 for rank in RANKS:
                     self.card(token, rank)
@@ -216,18 +270,27 @@ class _Gen:
 
 
 def card_plays(state: State, seat: int) -> Plays:
-    """The legal card plays of ``seat`` by text, the outcome index and the aliases."""
+    """The legal card plays of ``seat``: by text, the outcome index, the aliases, sorted.
+
+    The aliases map texts of plays dropped for a better spelling of the same outcome
+    (C-9.4) to the play kept; the sorted list is the display order (N-7.5).
+    """
     gen = _Gen(state, seat)
     plays = gen.all_plays()
-    return plays, gen.by_outcome, gen.aliases
+    keys = gen.keys
+    ordered = [plays[text] for _, text in sorted([(keys[text], text) for text in plays])]
+    aliases = {text: gen.by_outcome[index] for text, index in gen.aliases.items()}
+    return plays, gen.by_outcome, aliases, ordered
 
 
-Plays = tuple[dict[str, Move], dict[tuple[str, Outcome], Move], dict[str, Move]]
+Plays = tuple[
+    dict[str, Move], dict[tuple[str, Outcome], Move], dict[str, Move], list[Move]
+]
 
 _KIND_ORDER = {"out": 0, "null": 1, "swap": 2, "walk": 3, "steps": 3}
 
 
-def move_key(move: Move) -> tuple[int, int, int, tuple[tuple[int, int, int], ...]]:
+def move_key(move: Move) -> SortKey:
     """Display / preference order (N-7.5, N-6.1): token, declared kind, segment keys."""
     act = move.action
     kind = act[0] if act else ""
@@ -246,6 +309,6 @@ def move_key(move: Move) -> tuple[int, int, int, tuple[tuple[int, int, int], ...
     )
 
 
-def sort_key(move: Move) -> tuple[int, int, int, tuple[tuple[int, int, int], ...]]:
+def sort_key(move: Move) -> SortKey:
     """Display order (N-7.5): card order of the token (jokers last), then segment keys."""
     return move_key(move)

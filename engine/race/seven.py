@@ -19,8 +19,8 @@ from engine.race.geometry import HOME, Config, home
 
 #: A segment key (N-6.4 step 2): (start location, steps, end location).
 Key = tuple[int, int, int]
-#: An outcome: (occupied locations with their seats, guarded ring fields).
-Outcome = tuple[frozenset[tuple[int, int]], frozenset[int]]
+#: An outcome: the 128-bit code of the board after the play (see :func:`board_code`).
+Outcome = int
 
 
 class _Node:
@@ -42,25 +42,185 @@ def _first(item: tuple[Key, int, _Node | None]) -> Key:
 
 
 _MemoKey = tuple[int, int]
-_Undo = tuple[int, int, int, bool, bool, int, bool, bool, int]
+_Undo = tuple[int, int, int, bool, bool, int, bool, bool, int, int]
 
 
-def _zobrist_tables() -> tuple[dict[tuple[int, int], int], dict[int, int]]:
-    """Random 128-bit codes per (location, seat) and per moved location.
+def _zobrist_tables() -> tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int]]:
+    """Random 128-bit codes per (location, seat), per moved location and per guarded field.
 
-    The memo keys of the search are the XOR of the codes of the current board (an
-    incremental Zobrist hash), so a step updates its key in O(1) instead of rebuilding a
-    frozenset of the board. With 128 bits a collision is out of reach in practice
-    (about 1e-33 for a search of a thousand states).
+    The memo keys of the search and the outcomes are XORs of these codes (incremental
+    Zobrist hashes), so a step updates them in O(1) instead of rebuilding a frozenset of
+    the board. With 128 bits a collision is out of reach in practice (about 1e-33 for a
+    search of a thousand states).
     """
     rng = random.Random(0x7E57)
     locs = list(range(6 * 18)) + [home(s, n) for s in range(6) for n in range(1, 5)]
     occ = {(loc, s): rng.getrandbits(128) for loc in locs for s in range(6)}
     moved = {loc: rng.getrandbits(128) for loc in locs}
-    return occ, moved
+    guard = {loc: rng.getrandbits(128) for loc in range(6 * 18)}
+    return occ, moved, guard
 
 
-_Z_OCC, _Z_MOVED = _zobrist_tables()
+_Z_OCC, _Z_MOVED, _Z_GUARD = _zobrist_tables()
+
+
+def board_code(occ: dict[int, int], guards: set[int] | frozenset[int]) -> Outcome:
+    """The outcome key of a board: its pawns (location -> seat) and guarded ring fields.
+
+    Equal boards have equal codes; different boards differ but with a chance of about
+    1e-38 per pair (128-bit Zobrist codes).
+    """
+    code = 0
+    for item in occ.items():
+        code ^= _Z_OCC[item]
+    for loc in guards:
+        code ^= _Z_GUARD[loc]
+    return code
+
+def capture_own_code(code: Outcome, frm: int, seat: int, guarded: bool) -> Outcome:
+    """The code after the pawn of ``seat`` on ``frm`` walks onto an own pawn and captures it.
+
+    The board loses one pawn of ``seat`` (the target field keeps that seat) and the guard
+    of ``frm`` if it had one.
+    """
+    code ^= _Z_OCC[frm, seat]
+    return code ^ _Z_GUARD[frm] if guarded else code
+
+
+#: One way for a pawn to take part in an independent 7: (steps, key, change of the code).
+_Option = tuple[int, Key, int]
+
+
+def _pawn_options(
+    cfg: Config,
+    occ: dict[int, int],
+    guards: set[int] | frozenset[int],
+    c: int,
+    loc: int,
+    left: int,
+) -> list[list[_Option]]:
+    """The walks of 1 … ``left`` steps of the pawn of ``c`` on ``loc``, by step count.
+
+    Each step is checked as :meth:`SevenSearch.successors` does (C-8.2, D-8.3), on the
+    board as it is: in an independent 7 no other moving pawn changes it. An option's
+    last item is what the walk XORs into the board code (:func:`board_code`): the pawn
+    leaving ``loc`` and its guard, the pawns it burns, the pawn arriving.
+    """
+    by_steps: list[list[_Option]] = [[] for _ in range(left + 1)]
+    z_occ = _Z_OCC
+    leave = z_occ[loc, c]
+    if loc >= HOME:
+        end = loc
+        for n in range(1, min(left, 4 - (loc - HOME) % 10) + 1):
+            end += 1
+            if end in occ:
+                break
+            by_steps[n].append((n, (loc, n, end), leave ^ z_occ[end, c]))
+        return by_steps
+    if loc in guards:
+        leave ^= _Z_GUARD[loc]
+    ring = cfg.ring
+    branch = cfg.branch[c]
+    cur = loc
+    n = 0
+    while True:
+        if cur == branch:
+            # The way into the home; D-8.3: not from the start field at once in Dog.
+            if not (cfg.is_dog and n == 0 and (not cfg.braendi or loc in guards)):
+                slot = home(c, 1)
+                for k in range(n + 1, min(left, n + 4) + 1):
+                    if slot in occ:
+                        break
+                    by_steps[k].append((k, (loc, k, slot), leave ^ z_occ[slot, c]))
+                    slot += 1
+        if n == left:
+            break
+        cur = cur + 1 if cur + 1 < ring else 0
+        if cur in guards:
+            break
+        n += 1
+        victim = occ.get(cur)
+        if victim is not None:
+            leave ^= z_occ[cur, victim]  # burnt (C-8.3)
+        by_steps[n].append((n, (loc, n, cur), leave ^ z_occ[cur, c]))
+    return by_steps
+
+
+def independent_outcomes(
+    cfg: Config,
+    occ: dict[int, int],
+    guards: set[int] | frozenset[int],
+    colour: int,
+    own: int,
+    carry: bool,
+    left: int = 7,
+    code: Outcome | None = None,
+) -> dict[Outcome, tuple[Key, ...]] | None:
+    """The answer of :meth:`SevenSearch.outcomes` when the pawns cannot meet, else ``None``.
+
+    The common case in play: the pawns of the moved colour stand so far apart that no
+    pawn's walk of up to 7 steps enters a field another pawn stands on or could reach
+    (their reaches, :attr:`Config.reach7`, are disjoint). Then each pawn's walks are legal
+    or not regardless of the others, every outcome comes from exactly one choice of walks,
+    and its smallest key list is the walks sorted by start location (N-6.4). Pawns packed
+    at the top of the home never move and only block. ``None`` asks for the full search:
+    reaches overlap, or a Dog carry-over (D-10.2) may switch the colour midway. ``code``
+    is :func:`board_code` of the board if known.
+    """
+    c = colour
+    movers: list[int] = []
+    own_on_board = 0
+    own_to_home = 0  # the fewest steps that could bring every own pawn home
+    ring = cfg.ring
+    for loc, s in occ.items():
+        if s == own:
+            own_on_board += 1
+            if loc < HOME:
+                own_to_home += (cfg.branch[own] - loc) % ring + 1
+        if s != c:
+            continue
+        if loc >= HOME:
+            slot = (loc - HOME) % 10
+            if all(loc + m in occ for m in range(1, 5 - slot)):
+                continue  # packed at the top of the home: it never moves
+        movers.append(loc)
+    if not movers:
+        return {}
+    if carry and c == own and cfg.partner[own] >= 0 and own_on_board == 4 and own_to_home <= left:
+        return None
+    count = len(movers)
+    if count > 1:
+        reach = cfg.reach7[c]
+        movers.sort()
+        seen: set[int] = set()
+        for loc in movers:
+            region = reach[loc]
+            if not seen.isdisjoint(region):
+                return None
+            seen.update(region)
+    base = board_code(occ, guards) if code is None else code
+    if count == 1:
+        return {base ^ d: (key,) for _, key, d in _pawn_options(cfg, occ, guards, c, movers[0], left)[left]}
+    options = [_pawn_options(cfg, occ, guards, c, loc, left) for loc in movers]
+    result: dict[Outcome, tuple[Key, ...]] = {}
+    last = count - 1
+
+    def choose(i: int, rest: int, code: int, keys: tuple[Key, ...]) -> None:
+        if rest == 0:
+            result[code] = keys
+            return
+        if i == last:
+            for _, key, d in options[i][rest]:
+                result[code ^ d] = (*keys, key)
+            return
+        choose(i + 1, rest, code, keys)
+        per = options[i]
+        for n in range(1, rest + 1):
+            for _, key, d in per[n]:
+                choose(i + 1, rest - n, code ^ d, (*keys, key))
+
+    choose(0, left, base, ())
+    return result
 
 
 class SevenSearch:
@@ -100,6 +260,8 @@ class SevenSearch:
         for loc in self.moved:
             zh ^= _Z_MOVED[loc]
         self.zh = zh
+        #: :func:`board_code` of the current board, kept up to date step by step.
+        self.code = board_code(self.occ, self.guards)
         self.own_home = sum(1 for loc, s in self.occ.items() if s == own and loc >= HOME)
         self.dog = cfg.is_dog
         self.braendi = cfg.braendi
@@ -138,11 +300,15 @@ class SevenSearch:
         """Move the pawn on ``loc`` to ``nxt``, burning what stands there (C-8.3)."""
         occ, moved = self.occ, self.moved
         old_zh = zh = self.zh
+        old_code = self.code
         del occ[loc]
-        zh ^= _Z_OCC[loc, c]
+        z_leave = _Z_OCC[loc, c]
+        zh ^= z_leave
+        code = old_code ^ z_leave
         guarded = loc in self.guards
         if guarded:
             self.guards.discard(loc)
+            code ^= _Z_GUARD[loc]
         was_moved = loc in moved
         if was_moved:
             moved.discard(loc)
@@ -152,22 +318,26 @@ class SevenSearch:
         captured = occ.get(nxt, -1)
         cap_moved = nxt in moved
         if captured >= 0:
-            zh ^= _Z_OCC[nxt, captured]
+            z_victim = _Z_OCC[nxt, captured]
+            zh ^= z_victim
+            code ^= z_victim
             if cap_moved:
                 zh ^= _Z_MOVED[nxt]
             else:
                 self.unmoved[captured] -= 1
         occ[nxt] = c
         moved.add(nxt)
-        self.zh = zh ^ _Z_OCC[nxt, c] ^ _Z_MOVED[nxt]
+        z_arrive = _Z_OCC[nxt, c]
+        self.zh = zh ^ z_arrive ^ _Z_MOVED[nxt]
+        self.code = code ^ z_arrive
         entered = nxt >= HOME > loc and c == self.own
         if entered:
             self.own_home += 1
-        return (loc, nxt, c, guarded, was_moved, captured, cap_moved, entered, old_zh)
+        return (loc, nxt, c, guarded, was_moved, captured, cap_moved, entered, old_zh, old_code)
 
     def undo(self, u: _Undo) -> None:
         """Take back :meth:`do_step`."""
-        loc, nxt, c, guarded, was_moved, captured, cap_moved, entered, self.zh = u
+        loc, nxt, c, guarded, was_moved, captured, cap_moved, entered, self.zh, self.code = u
         occ, moved = self.occ, self.moved
         if captured >= 0:
             occ[nxt] = captured
@@ -188,18 +358,33 @@ class SevenSearch:
             self.own_home -= 1
 
     def outcome(self) -> Outcome:
-        """The current board as an outcome key."""
-        return frozenset(self.occ.items()), frozenset(self.guards)
+        """The current board as an outcome key (:func:`board_code`)."""
+        return self.code
 
     # -- complete 7s ----------------------------------------------------------------------
 
-    def outcomes(self, left: int = 7) -> dict[Outcome, tuple[Key, ...]]:
+    def outcomes(self, left: int = 7, fast: bool = True) -> dict[Outcome, tuple[Key, ...]]:
         """Every reachable outcome with its smallest segment-key list (N-6.4).
+
+        With ``fast`` the shortcut :func:`independent_outcomes` answers when it can.
 
         First the graph of one-segment-per-pawn executions is built with memoization, each
         node knowing the set of outcomes it can reach; then, per outcome, a walk down the
         graph takes at every node the smallest segment that can still reach it.
         """
+        if fast and not self.moved and self.colour == self.base_colour:
+            answer = independent_outcomes(
+                self.cfg,
+                self.occ,
+                self.guards,
+                self.base_colour,
+                self.own,
+                self.carry,
+                left,
+                self.code,
+            )
+            if answer is not None:
+                return answer
         c = self.colour
         if self.unmoved[c] == 1 and not (self.carry and c == self.own and self.own_home == 3):
             # One pawn to move and no carry-over possible: its walks are the whole answer.

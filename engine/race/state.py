@@ -65,10 +65,10 @@ class State:
         because every action makes a few of these.
         """
         new = object.__new__(State)
-        fields = dict(self.__dict__)
+        fields = self.__dict__.copy()
         fields["cache"] = {}
         fields.update(changes)
-        new.__dict__.update(fields)
+        object.__setattr__(new, "__dict__", fields)
         return new
 
     def occupancy(self) -> dict[int, int]:
@@ -88,8 +88,12 @@ class State:
         return occ
 
     def guarded_fields(self) -> frozenset[int]:
-        """The ring fields holding a guarded pawn."""
-        return frozenset(self.cfg.start[s] for s in self.guards)
+        """The ring fields holding a guarded pawn (cached: the state never changes)."""
+        fields: frozenset[int] | None = self.cache.get("guarded")
+        if fields is None:
+            start = self.cfg.start
+            fields = self.cache["guarded"] = frozenset([start[s] for s in self.guards])
+        return fields
 
     def is_complete(self, seat: int) -> bool:
         """Whether all four pawns of ``seat`` are home."""

@@ -8,6 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot.i18n import t
+from bot.i18n.events import colour_word
 from renderer.carcassonne.tiles import (
     CITY,
     FIELD,
@@ -219,12 +221,18 @@ def draw_figure(
         draw_centered_text(draw, (x, y + 1), seat_letter(seat), round(r * 1.3), letter_colour)
 
 
-def player_name(view: Mapping[str, Any], seat: int, names: Sequence[str] | None) -> str:
+def player_name(
+    view: Mapping[str, Any], seat: int, names: Sequence[str] | None, locale: str = "en"
+) -> str:
     """Display name of ``seat``: ``names``, else the view's ``names``, else the colour name."""
+    colour = seat_colour_name(seat, "carcassonne")
     for source in (names, view.get("names")):
         if source and seat < len(source) and source[seat]:
-            return str(source[seat])
-    return seat_colour_name(seat, "carcassonne")
+            name = str(source[seat])
+            if name != colour:
+                return name
+            break  # the engine's default name is the colour: say it in the reader's language
+    return colour if locale == "en" else colour_word(seat, locale, "carcassonne")
 
 
 def draw_board_area(
@@ -346,6 +354,7 @@ def draw_scoreboard(
     top: int,
     view: Mapping[str, Any],
     names: Sequence[str] | None,
+    locale: str = "en",
 ) -> None:
     """Header (tile to place, tiles left, discards) and one row per player."""
     draw = ImageDraw.Draw(image)
@@ -359,18 +368,26 @@ def draw_scoreboard(
         draw.rectangle((x - 1, top + 8, x + 52, top + 61), outline=INK, width=2)
         x += 64
         phase = view.get("phase")
-        label = "just placed" if phase == "figure" else "to place"
-        draw.text((x, top + 10), f"Tile {current} {label}", font=font(22), fill=INK)
+        label = "img.tile_just_placed" if phase == "figure" else "img.tile_to_place"
+        draw.text(
+            (x, top + 10),
+            fit_text(t(label, locale, tile=current), 22, width - x - 12),
+            font=font(22),
+            fill=INK,
+        )
     else:
         draw.text(
-            (x, top + 10), "Game over" if view.get("finished") else "", font=font(22), fill=INK
+            (x, top + 10),
+            t("img.game_over", locale) if view.get("finished") else "",
+            font=font(22),
+            fill=INK,
         )
-    info = [f"{view.get('tiles_left', 0)} tiles left"]
+    info = [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
     discarded = view.get("discarded") or []
     if discarded:
-        info.append("discarded: " + ", ".join(discarded[-6:]))
+        info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
     if view.get("extra_turn"):
-        info.append("builder extra turn")
+        info.append(t("img.builder_turn", locale))
     draw.text(
         (x, top + 38), fit_text(" · ".join(info), 18, width - x - 12), font=font(18), fill=INK
     )
@@ -405,11 +422,11 @@ def draw_scoreboard(
         draw_centered_text(
             draw, (box[0] + 27, cy + 1), seat_letter(seat), 24, text_colour_on(seat_colour(seat))
         )
-        name = player_name(view, seat, names)
+        name = player_name(view, seat, names, locale)
         if seat in winners:
-            name += " (winner)"
+            name = t("img.winner_tag", locale, name=name)
         if acting:
-            name += "  - to play"
+            name = t("img.to_play_suffix", locale, name=name)
         draw.text((box[0] + 56, cy - 13), fit_text(name, 22, 250), font=font(22), fill=INK)
         score = scores[seat] if seat < len(scores) else 0
         draw_centered_text(draw, (box[0] + 345, cy + 1), str(score), 30, INK)
@@ -449,6 +466,7 @@ def draw_carcassonne_board(
     view: Mapping[str, Any],
     names: Sequence[str] | None = None,
     highlight: Iterable[Cell] | None = None,
+    locale: str = "en",
 ) -> Image.Image:
     """The whole board image: coordinates, tiles, figures, last tiles and the scoreboard."""
     highlight = [(int(c[0]), int(c[1])) for c in highlight or ()]
@@ -466,7 +484,7 @@ def draw_carcassonne_board(
                 outline=HIGHLIGHT,
                 width=max(3, layout.tile // 12),
             )
-    draw_scoreboard(image, layout.height + 8, view, names)
+    draw_scoreboard(image, layout.height + 8, view, names, locale)
     return image
 
 

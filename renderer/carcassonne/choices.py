@@ -8,6 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+# Imported as ``translate``: ``t`` is the tile size throughout this module.
+from bot.i18n import t as translate
 from renderer.carcassonne.board import (
     board_cells,
     draw_board_area,
@@ -32,13 +34,19 @@ STRIP_TILE = 88
 STRIP_HEIGHT = STRIP_TILE + 64
 SPOT_CELL = 180
 
-_KIND_WORDS = {
-    "city": "city (knight)",
-    "road": "road (thief)",
-    "field": "field (farmer)",
-    "monastery": "monastery (monk)",
-}
-_FIGURE_WORDS = {"follower": "follower", "big": "big follower", "builder": "builder", "pig": "pig"}
+#: Segment kinds and figure kinds with words in the catalogue (``img.kind.*``, ``figure.*``).
+_KINDS = frozenset({"city", "road", "field", "monastery"})
+_FIGURES = frozenset({"follower", "big", "builder", "pig"})
+
+
+def spot_text(kind: str | None, segment: str, locale: str = "en") -> str:
+    """The legend of a figure spot: ``follower on city (knight)``, or the segment alone."""
+    base = segment.rstrip("0123456789")
+    what = translate(f"img.kind.{base}", locale) if base in _KINDS else segment
+    if not kind:
+        return what
+    figure = translate(f"figure.{kind}", locale) if kind in _FIGURES else kind
+    return translate("img.figure_on", locale, figure=figure, what=what)
 
 
 def placement_order(placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:
@@ -54,6 +62,7 @@ def draw_placements(
     view: Mapping[str, Any],
     placements: Mapping[tuple[int, int], Sequence[int]],
     names: Sequence[str] | None = None,
+    locale: str = "en",
 ) -> Image.Image:
     """The board with each legal cell numbered, and the drawn tile in each legal rotation."""
     order = placement_order(placements)
@@ -86,7 +95,7 @@ def draw_placements(
     if tile_id:
         draw.text(
             (12, y + 4),
-            fit_text(f"Tile {tile_id}: legal rotations (clockwise)", 20, width - 24),
+            fit_text(translate("img.rotations", locale, tile=tile_id), 20, width - 24),
             font=font(20),
             fill=INK,
         )
@@ -97,7 +106,7 @@ def draw_placements(
                 (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
             )
             draw_centered_text(draw, (x + STRIP_TILE / 2, y + 44 + STRIP_TILE), f"{rot}°", 18, INK)
-    draw_scoreboard(image, board_bottom + STRIP_HEIGHT, view, names)
+    draw_scoreboard(image, board_bottom + STRIP_HEIGHT, view, names, locale)
     return image
 
 
@@ -124,6 +133,7 @@ def draw_figure_spots(
     rot: int,
     tile: str,
     spots: Sequence[str],
+    locale: str = "en",
 ) -> Image.Image:
     """A close-up of the placed tile and its neighbours with the spots lettered A, B, C…"""
     cells = board_cells(view)
@@ -171,12 +181,10 @@ def draw_figure_spots(
         letter = spot_label(index)
         kind, segment = _spot_segment(str(spot))
         if segment is None:
-            text = "no figure"
+            text = translate("img.no_figure", locale)
         else:
             placed.setdefault(segment, []).append(letter)
-            base = segment.rstrip("0123456789")
-            what = _KIND_WORDS.get(base, segment)
-            text = f"{_FIGURE_WORDS.get(kind or '', kind)} on {what}" if kind else what
+            text = spot_text(kind, segment, locale)
         draw.text((left, legend_y + index * 30), f"{letter}", font=font(22), fill=HIGHLIGHT)
         draw.text(
             (left + 40, legend_y + index * 30),

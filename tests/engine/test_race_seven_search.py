@@ -14,7 +14,7 @@ import pytest
 
 from engine import dog, tock
 from engine.race.geometry import loc_text
-from engine.race.seven import Key, Outcome, SevenSearch
+from engine.race.seven import Key, Outcome, SevenSearch, independent_outcomes
 
 
 def _brute(search: SevenSearch) -> tuple[set[Outcome], dict[Outcome, tuple[Key, ...]]]:
@@ -155,3 +155,52 @@ def test_c_8_7_dog_joker_seven_step_by_step_carries_over_to_the_partner() -> Non
     done = dog.apply(dog.apply(pending, "r45-r46"), "r40-r42")
     assert dog.to_position(done)["pawns"]["2"][:2] == ["r42", "r46"]
     assert any(e.data.get("move") == "X=7:r61-h0.1,r40-r42,r45-r46" for e in done.events)
+
+
+def _spread_position(rng: random.Random, game: str) -> dict[str, Any]:
+    """Own pawns anywhere (often far apart, sometimes in the home), opponents around them."""
+    ring = 64 if game == "dog" else 72
+    used: set[str] = set()
+    pawns: dict[str, list[str]] = {}
+    for s in range(4):
+        locs = []
+        for _ in range(rng.randint(1, 4) if s == 0 else rng.randint(0, 3)):
+            if s == 0 and rng.random() < 0.2:
+                loc = f"h0.{rng.randint(1, 4)}"
+            else:
+                loc = f"r{rng.randrange(ring)}"
+                if s > 0 and rng.random() < 0.2:
+                    loc = f"r{(ring // 4) * s}*"  # a guarded pawn on its start field
+            if loc.rstrip("*") not in used:
+                used.add(loc.rstrip("*"))
+                locs.append(loc)
+        pawns[str(s)] = locs
+    options = {"preset": rng.choice(["bsw", "braendi"])} if game == "dog" else {}
+    return {"game": game, "options": options, "pawns": pawns, "hands": {"0": ["7"]}, "turn": 0}
+
+
+@pytest.mark.parametrize("game", ["tock", "dog"])
+def test_n_6_4_shortcut_for_far_apart_pawns_matches_the_full_search(game: str) -> None:
+    """The independent-pawn shortcut gives the full search's outcomes and canonical keys."""
+    module = dog if game == "dog" else tock
+    rng = random.Random(77)
+    shortcut = 0
+    for _ in range(300):
+        try:
+            state = module.from_position(_spread_position(rng, game))
+        except ValueError:
+            continue
+        full = _search(state).outcomes(7, fast=False)
+        answer = independent_outcomes(
+            state.cfg,
+            state.occupancy(),
+            state.guarded_fields(),
+            state.moved_colour(0),
+            0,
+            carry=state.cfg.is_dog,
+        )
+        if answer is None:
+            continue
+        shortcut += 1
+        assert answer == full
+    assert shortcut >= 100  # the shortcut was really exercised

@@ -1,0 +1,185 @@
+"""Bot strength: seeded matches between bot levels, win rates with 95 % Wilson intervals.
+
+Run ``python -m bench.bots [--games N] [--hard-games N] [--budget S] [--timing N]``.
+Matches: ``normal`` vs ``easy``, ``hard`` vs ``normal`` and ``hard`` vs ``easy`` in Tock
+2v2, Dog 2v2 (4 players) and Carcassonne with 2 players. The sides swap seats every game
+(race games: the first level plays seats 0 and 2 in even games, 1 and 3 in odd games;
+Carcassonne: seat 0, then seat 1). A Carcassonne draw counts as half a win. Also prints the
+mean and max time of a ``hard`` move during the matches (at ``--budget``) and, with
+``--timing N``, of N ``hard`` moves at the production budget of 1 s.
+Targets (brief): hard beats easy in >= 90 % of Carcassonne and >= 75 % of Tock/Dog games,
+hard beats normal >= 60 % in each game, a hard move <= 1 s. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import get_game
+from engine.bots import choose_move
+
+GAMES: tuple[tuple[str, int, Mapping[str, Any]], ...] = (
+    ("tock", 4, {"game_type": "2v2"}),
+    ("dog", 4, {}),
+    ("carcassonne", 2, {}),
+)
+PAIRS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"), ("hard", "easy"))
+MAX_ACTIONS = 5000
+
+
+@dataclass
+class Tally:
+    """Results of one match-up and the times of its ``hard`` moves."""
+
+    wins: float = 0.0
+    games: int = 0
+    hard_times: list[float] = field(default_factory=list)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_match(
+    name: str,
+    players: int,
+    options: Mapping[str, Any],
+    levels: Mapping[int, str],
+    seed: int,
+    budget: float,
+    iterations: int | None,
+    hard_times: list[float],
+) -> tuple[int, ...]:
+    """Play one seeded game with the given level per seat; return the winning seats."""
+    game = get_game(name)
+    state = game.new_game(players, options, seed)
+    for ply in range(MAX_ACTIONS):
+        result = game.outcome(state)
+        if result is not None:
+            return result.winners
+        seat = min(game.seats_to_act(state))
+        level = levels[seat]
+        started = time.perf_counter()
+        text = choose_move(
+            name,
+            game.view(state, seat),
+            level,
+            seed=seed * 100_003 + ply,
+            time_budget=budget,
+            iterations=iterations,
+        )
+        if level == "hard":
+            hard_times.append(time.perf_counter() - started)
+        if name == "carcassonne":
+            state = game.apply(state, text)
+        else:
+            state = game.apply(state, text, seat)  # type: ignore[call-arg]
+    raise RuntimeError(f"{name} game {seed} did not end in {MAX_ACTIONS} actions")
+
+
+def run_pair(
+    name: str,
+    players: int,
+    options: Mapping[str, Any],
+    first: str,
+    second: str,
+    games: int,
+    budget: float,
+    iterations: int | None,
+) -> Tally:
+    """``games`` games of ``first`` against ``second``, swapping seats every game."""
+    tally = Tally()
+    for i in range(games):
+        mine = {0, 2} if players == 4 else {0}
+        if i % 2:
+            mine = {1, 3} if players == 4 else {1}
+        levels = {s: (first if s in mine else second) for s in range(players)}
+        winners = play_match(
+            name, players, options, levels, 1000 + i, budget, iterations, tally.hard_times
+        )
+        ours = sum(1 for w in winners if w in mine)
+        if ours:
+            tally.wins += 1.0 if ours == len(winners) else 0.5
+        tally.games += 1
+    return tally
+
+
+def time_hard_moves(count: int) -> list[tuple[str, float, float]]:
+    """Mean and max seconds of ``hard`` moves at the default 1 s budget, per game."""
+    out = []
+    for name, players, options in GAMES:
+        game = get_game(name)
+        state = game.new_game(players, options, 7)
+        times: list[float] = []
+        ply = 0
+        while len(times) < count and game.outcome(state) is None:
+            seat = min(game.seats_to_act(state))
+            view = game.view(state, seat)
+            if ply % 3 == 0:
+                started = time.perf_counter()
+                choose_move(name, view, "hard", seed=ply)
+                times.append(time.perf_counter() - started)
+            text = choose_move(name, view, "normal", seed=ply)
+            if name == "carcassonne":
+                state = game.apply(state, text)
+            else:
+                state = game.apply(state, text, seat)  # type: ignore[call-arg]
+            ply += 1
+        out.append((name, sum(times) / max(len(times), 1), max(times, default=0.0)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the matches and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="games of normal vs easy")
+    parser.add_argument("--hard-games", type=int, default=6, help="games of each hard match")
+    parser.add_argument("--budget", type=float, default=0.25, help="seconds per hard move")
+    parser.add_argument("--iterations", type=int, default=None, help="cap on hard worlds")
+    parser.add_argument("--timing", type=int, default=8, help="hard moves timed at 1 s")
+    parser.add_argument("--only", choices=[g[0] for g in GAMES], default=None)
+    args = parser.parse_args(argv)
+    print(f"hard budget {args.budget} s per move, iterations cap {args.iterations}")
+    print(f"{'game':<12} {'match':<16} {'games':>5} {'win rate':>9}  95 % CI       hard move s")
+    for name, players, options in GAMES:
+        if args.only and name != args.only:
+            continue
+        for first, second in PAIRS:
+            games = args.games if first != "hard" else args.hard_games
+            if games <= 0:
+                continue
+            started = time.perf_counter()
+            tally = run_pair(
+                name, players, options, first, second, games, args.budget, args.iterations
+            )
+            low, high = wilson(tally.wins, tally.games)
+            rate = tally.wins / tally.games
+            times = tally.hard_times
+            timing = f"mean {sum(times) / len(times):.3f} max {max(times):.3f}" if times else ""
+            print(
+                f"{name:<12} {first + ' v ' + second:<16} {tally.games:>5} {rate:>8.0%}"
+                f"  [{low:.2f}, {high:.2f}]  {timing}"
+                f"  ({time.perf_counter() - started:.0f} s)",
+                flush=True,
+            )
+    if args.timing > 0:
+        for name, mean, worst in time_hard_moves(args.timing):
+            if args.only and name != args.only:
+                continue
+            print(f"{name:<12} hard move at 1 s budget: mean {mean:.3f} s, max {worst:.3f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""Drive many tables at once through the table service and print act latency.
+
+    python -m bench.service [--tables 200] [--acts 20] [--think 1.0] [--no-render]
+
+Each table has one person and bots (Tock 4, Dog 4 and Carcassonne 2 in turn), over SQLite on
+disk. A person thinks for a random time (uniform, mean ``--think`` seconds, default 2), then
+acts; the latency of an act is the time ``service.act`` takes, which includes the bot turns
+that follow and their commit. With the renderer, the board of the last update of every act is drawn
+in a worker thread as the Discord front end would, and its latency is printed too. Bots play a
+seeded random legal move here, so the figures measure the service, not bot search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bot.bots import random_chooser
+from bot.storage import open_storage
+from bot.tables import Phase, TableService
+
+GAMES: tuple[tuple[str, int], ...] = (("tock", 4), ("dog", 4), ("carcassonne", 2))
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def _renderer() -> Callable[[Mapping[str, Any]], bytes] | None:
+    try:
+        return getattr(importlib.import_module("renderer"), "render_board", None)
+    except ImportError:
+        return None
+
+
+async def _open(service: TableService, index: int) -> int:
+    """Open and start table ``index``; return its id."""
+    game, players = GAMES[index % len(GAMES)]
+    user = 1_000 + index
+    created = await service.create(
+        1 + index % 7, 10 + index % 13, game, user, f"P{index}", players=players, seed=index
+    )
+    table_id = created.table.id
+    for _ in range(players - 1):
+        await service.add_bot(table_id, user, "easy")
+    await service.start_game(table_id, user)
+    return table_id
+
+
+async def _table(
+    service: TableService,
+    index: int,
+    table_id: int,
+    acts: int,
+    think: float,
+    render: Callable[[Mapping[str, Any]], bytes] | None,
+    act_times: list[float],
+    render_times: list[float],
+    render_errors: list[str],
+) -> None:
+    rng = random.Random(index)
+    user = 1_000 + index
+    for _ in range(acts):
+        await asyncio.sleep(rng.uniform(0, 2 * think))
+        info = await service.private_info(table_id, user)
+        if info.table.phase != Phase.PLAYING or not info.to_act:
+            return
+        started = time.perf_counter()
+        effects = await service.act(
+            table_id, user, rng.choice(info.legal_moves), info.table.version
+        )
+        act_times.append(time.perf_counter() - started)
+        view = effects.public[-1].view if effects.public else None
+        if render is not None and view is not None:
+            started = time.perf_counter()
+            try:
+                await asyncio.to_thread(render, view)
+            except Exception as error:  # the renderer's bug must not stop the service figures
+                render_errors.append(f"{view.get('game')}: {type(error).__name__}: {error}")
+                continue
+            render_times.append(time.perf_counter() - started)
+
+
+async def main(tables: int, acts: int, think: float, draw: bool) -> None:
+    render = _renderer() if draw else None
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await open_storage(f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+        service = TableService(storage, choose_bot_move=random_chooser)
+        act_times: list[float] = []
+        render_times: list[float] = []
+        render_errors: list[str] = []
+        # Opening 200 tables at the same instant is not the steady state being measured.
+        ids = await asyncio.gather(*(_open(service, i) for i in range(tables)))
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(
+                _table(
+                    service,
+                    i,
+                    table_id,
+                    acts,
+                    think,
+                    render,
+                    act_times,
+                    render_times,
+                    render_errors,
+                )
+                for i, table_id in enumerate(ids)
+            )
+        )
+        elapsed = time.perf_counter() - started
+        await storage.close()
+    print(f"tables {tables}, acts {len(act_times)}, think mean {think:.2f} s, {elapsed:.1f} s")
+    print(
+        f"act latency: p50 {1000 * statistics.median(act_times):.1f} ms, "
+        f"p99 {1000 * _percentile(act_times, 0.99):.1f} ms, "
+        f"max {1000 * max(act_times):.1f} ms"
+    )
+    print(f"acts per second: {len(act_times) / elapsed:.1f}")
+    if render_times:
+        print(
+            f"render latency: p50 {1000 * statistics.median(render_times):.1f} ms, "
+            f"p99 {1000 * _percentile(render_times, 0.99):.1f} ms"
+        )
+    elif not render_errors:
+        print("render: skipped (no renderer.render_board, or --no-render)")
+    if render_errors:
+        print(f"render failures: {len(render_errors)}, first: {render_errors[0]}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--acts", type=int, default=20)
+    parser.add_argument("--think", type=float, default=2.0, help="mean thinking time (s)")
+    parser.add_argument("--no-render", action="store_true")
+    args = parser.parse_args()
+    asyncio.run(main(args.tables, args.acts, args.think, not args.no_render))

@@ -1,0 +1,174 @@
+"""Building and running the Discord bot: ``run_bot``, ``sync_commands`` and the test factory.
+
+``main`` owns the lifetimes of the resources with ``async with``: storage opens first and
+closes last, the table service's clock runs only while the bot does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+import discord.gateway
+import yarl
+
+from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
+from bot.discord_ui.frontdesk import FrontDesk
+from bot.discord_ui.logs import setup_logging
+from bot.discord_ui.rendering import Renderer
+from bot.settings import Settings, parse_shard_ids
+
+log = logging.getLogger(__name__)
+
+
+def point_at_api(settings: Settings) -> None:
+    """Use another Discord API base and gateway (only the tests' local fake sets them).
+
+    The gateway matters for sharded processes: discord.py asks ``/gateway/bot`` for the
+    gateway URL only when it chooses the shard count itself; given ``--shard-count`` it dials
+    ``DiscordWebSocket.DEFAULT_GATEWAY`` directly (and so does the single-process bot).
+    """
+    if settings.discord_api_base:
+        discord.http.Route.BASE = settings.discord_api_base.rstrip("/")
+    if settings.discord_gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway_url)
+
+
+def syncs_commands(settings: Settings, *, sync_flag: bool, shard_ids: list[int] | None) -> bool:
+    """Whether this process syncs the slash commands on start.
+
+    Asked for by ``--sync-commands`` (always honoured), or by ``SYNC_COMMANDS`` /
+    ``DEV_GUILD_ID`` in the environment. Processes of one bot usually share one environment
+    (one ``.env``), so the environment's wish is granted only to the process that owns shard 0
+    (or to a process owning all shards): the commands are the application's, not a shard's,
+    and several processes syncing at once would only race each other into Discord's rate
+    limits on the command routes.
+    """
+    if sync_flag:
+        return True
+    wanted = settings.sync_commands or settings.dev_guild_id is not None
+    return wanted and (shard_ids is None or 0 in shard_ids)
+
+
+def create_bot(
+    desk: FrontDesk,
+    *,
+    config: BotConfig | None = None,
+    shard_count: int | None = None,
+    shard_ids: list[int] | None = None,
+    **options: Any,
+) -> PoeppelBot | PoeppelShardedBot:
+    """A bot wired to ``desk``: sharded when ``shard_count`` is given.
+
+    ``options`` go to discord.py's client (tests shorten ``guild_ready_timeout``).
+    """
+    if shard_count is not None:
+        return PoeppelShardedBot(
+            desk, config, shard_count=shard_count, shard_ids=shard_ids, **options
+        )
+    return PoeppelBot(desk, config, **options)
+
+
+@contextlib.asynccontextmanager
+async def open_service(
+    database_url: str, *, renderer: Renderer | None = None, **service_options: Any
+) -> AsyncIterator[FrontDesk]:
+    """Open storage and the table service, and yield a front desk wired to them.
+
+    The service's listener (turn clock, bots after a timeout) is the desk, so every effect
+    reaches Discord whoever caused it.
+    """
+    from bot.storage import open_storage
+    from bot.tables import TableService
+
+    storage = await open_storage(database_url)
+    try:
+        desk = FrontDesk(None, renderer)
+        service = TableService(storage, listener=desk.on_effects, **service_options)
+        desk.service = service
+        yield desk
+    finally:
+        await storage.close()
+
+
+async def _serve(
+    settings: Settings, *, shard_count: int | None, shard_ids: list[int] | None, sync: bool
+) -> None:
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    point_at_api(settings)
+    config = BotConfig(
+        sync_commands=syncs_commands(settings, sync_flag=sync, shard_ids=shard_ids),
+        dev_guild_id=settings.dev_guild_id,
+    )
+    async with open_service(settings.database_url) as desk:
+        bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
+        owns = getattr(bot, "owns_guild", None)
+        if owns is not None:
+            desk.service.owns_guild = owns
+        async with bot:
+            # Log in first (REST works from here), then arm the turn clocks, whose effects
+            # are posted through REST, then connect to the gateway.
+            await bot.login(token)
+            await desk.service.start()
+            try:
+                await bot.connect()
+            finally:
+                await desk.service.stop()
+
+
+def run_bot(
+    settings: Settings,
+    *,
+    shard_count: int | None = None,
+    shard_ids: str | None = None,
+    sync: bool = False,
+) -> int:
+    """Connect to Discord and serve tables until interrupted; the exit status."""
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    setup_logging(settings.log_level, secrets=[token])
+    count = shard_count if shard_count is not None else settings.shard_count
+    try:
+        ids = parse_shard_ids(shard_ids if shard_ids is not None else settings.shard_ids)
+    except ValueError as error:
+        log.error("%s", error)
+        return 2
+    if ids is not None and count is None:
+        log.error("--shard-ids needs --shard-count (the total over all processes)")
+        return 2
+    try:
+        asyncio.run(_serve(settings, shard_count=count, shard_ids=ids, sync=sync))
+    except KeyboardInterrupt:
+        return 0
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN); check it in the developer portal")
+        return 1
+    return 0
+
+
+async def _sync(settings: Settings) -> int:
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    point_at_api(settings)
+    bot = PoeppelBot(FrontDesk(None, Renderer()), BotConfig())
+    async with bot:
+        await bot.login(token)
+        from bot.discord_ui.commands import register_commands
+
+        register_commands(bot.tree)
+        return await sync_tree(bot, settings.dev_guild_id)
+
+
+def sync_commands(settings: Settings) -> int:
+    """Register the slash commands with Discord (globally, or to ``DEV_GUILD_ID``) and exit."""
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    setup_logging(settings.log_level, secrets=[token])
+    try:
+        count = asyncio.run(_sync(settings))
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN); check it in the developer portal")
+        return 1
+    print(f"Synced {count} commands.")
+    return 0

@@ -1,0 +1,248 @@
+"""The slash commands: ``/tock new``, ``/dog new``, ``/carcassonne new``, ``/table``, ``/rules``.
+
+Each command only reads its options and hands them to the :class:`~bot.discord_ui.frontdesk.
+FrontDesk` of the bot, which talks to the table service.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import rules_games, rules_page, t
+from bot.i18n.rules import RULES_TOPICS
+from bot.i18n.translator import locale_of
+
+if TYPE_CHECKING:
+    from bot.discord_ui.client import PoeppelBot
+
+    Interaction = discord.Interaction[PoeppelBot]
+else:
+    Interaction = discord.Interaction
+
+TURN_TIME_CHOICES = [
+    app_commands.Choice(name="no clock", value=0),
+    app_commands.Choice(name="1 minute", value=60),
+    app_commands.Choice(name="2 minutes", value=120),
+    app_commands.Choice(name="5 minutes", value=300),
+    app_commands.Choice(name="10 minutes", value=600),
+    app_commands.Choice(name="1 hour", value=3600),
+    app_commands.Choice(name="1 day", value=86400),
+]
+
+
+def _desk(interaction: Interaction) -> Any:
+    return interaction.client.desk
+
+
+# --- /tock, /dog, /carcassonne -----------------------------------------------------------------
+
+tock = app_commands.Group(name="tock", description="Tock: race your pawns home", guild_only=True)
+dog = app_commands.Group(name="dog", description="Dog: the Swiss race game", guild_only=True)
+carcassonne = app_commands.Group(
+    name="carcassonne", description="Carcassonne: tiles, cities, roads", guild_only=True
+)
+
+
+@tock.command(name="new", description="Open a Tock table in this channel")
+@app_commands.describe(
+    players="how many players (2-6)",
+    game_type="free-for-all, or teams of two (4 players: 2v2, 6 players: 2v2v2)",
+    seven="split the 7 over several pawns, or move one pawn only",
+    quick_start="every player starts with one pawn on the board",
+    variant5="the 5 may move any pawn",
+    turn_time="time per turn before the game acts for an absent player",
+)
+@app_commands.choices(  # type: ignore[misc]
+    game_type=[
+        app_commands.Choice(name="free-for-all", value="ffa"),
+        app_commands.Choice(name="2 vs 2", value="2v2"),
+        app_commands.Choice(name="2 vs 2 vs 2", value="2v2v2"),
+    ],
+    seven=[
+        app_commands.Choice(name="split", value="split"),
+        app_commands.Choice(name="single", value="single"),
+    ],
+    turn_time=TURN_TIME_CHOICES,
+)
+async def tock_new(
+    interaction: Interaction,
+    players: app_commands.Range[int, 2, 6] = 4,
+    game_type: str = "ffa",
+    seven: str = "split",
+    quick_start: bool = False,
+    variant5: bool = False,
+    turn_time: int = 0,
+) -> None:
+    """Open a Tock table."""
+    options = {
+        "game_type": game_type,
+        "seven": seven,
+        "quick_start": quick_start,
+        "variant5": variant5,
+    }
+    await _desk(interaction).new_table(interaction, "tock", players, options, turn_time)
+
+
+@dog.command(name="new", description="Open a Dog table in this channel")
+@app_commands.describe(
+    players="4 or 6 players, always in teams",
+    ruleset="bsw (the BrettspielWelt rules) or braendi (official Brändi Dog)",
+    turn_time="time per turn before the game acts for an absent player",
+)
+@app_commands.choices(  # type: ignore[misc]
+    players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="6", value=6)],
+    ruleset=[
+        app_commands.Choice(name="bsw", value="bsw"),
+        app_commands.Choice(name="braendi", value="braendi"),
+    ],
+    turn_time=TURN_TIME_CHOICES,
+)
+async def dog_new(
+    interaction: Interaction, players: int = 4, ruleset: str = "bsw", turn_time: int = 0
+) -> None:
+    """Open a Dog table."""
+    await _desk(interaction).new_table(interaction, "dog", players, {"preset": ruleset}, turn_time)
+
+
+@carcassonne.command(name="new", description="Open a Carcassonne table in this channel")
+@app_commands.describe(
+    players="how many players (2-6)",
+    farms="how farms score at the end (third edition, first, second, or no farm scoring)",
+    small_cities="two-tile cities score 2 points instead of 4",
+    river="start with the River expansion",
+    inns_cathedrals="the Inns & Cathedrals expansion: off, its tiles only, or in full",
+    traders_builders="the Traders & Builders expansion: off, its tiles only, or in full",
+    turn_time="time per turn before the game acts for an absent player",
+)
+@app_commands.choices(  # type: ignore[misc]
+    farms=[app_commands.Choice(name=v, value=v) for v in ("third", "first", "second", "off")],
+    inns_cathedrals=[app_commands.Choice(name=v, value=v) for v in ("off", "tiles", "full")],
+    traders_builders=[app_commands.Choice(name=v, value=v) for v in ("off", "tiles", "full")],
+    turn_time=TURN_TIME_CHOICES,
+)
+async def carcassonne_new(
+    interaction: Interaction,
+    players: app_commands.Range[int, 2, 6] = 2,
+    farms: str = "third",
+    small_cities: bool = False,
+    river: bool = False,
+    inns_cathedrals: str = "off",
+    traders_builders: str = "off",
+    turn_time: int = 0,
+) -> None:
+    """Open a Carcassonne table."""
+    options = {
+        "farms": farms,
+        "small_cities": small_cities,
+        "river": river,
+        "inns_cathedrals": inns_cathedrals,
+        "traders_builders": traders_builders,
+    }
+    await _desk(interaction).new_table(interaction, "carcassonne", players, options, turn_time)
+
+
+# --- /table ------------------------------------------------------------------------------------
+
+table = app_commands.Group(
+    name="table", description="Join and run the tables here", guild_only=True
+)
+
+
+async def table_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """The tables open in this channel (or its parent, inside a table's thread)."""
+    return await _desk(interaction).autocomplete_tables(interaction, current)
+
+
+_TABLE_HELP = "the table (defaults to the one of this thread, or the only one here)"
+
+
+def _table_command(name: str, description: str) -> Any:
+    async def callback(interaction: Interaction, table: int | None = None) -> None:
+        await _desk(interaction).table_command(interaction, name, table)
+
+    callback.__name__ = f"table_{name}"
+    app_commands.describe(table=_TABLE_HELP)(callback)
+    app_commands.autocomplete(table=table_autocomplete)(callback)
+    return app_commands.Command(name=name, description=description, callback=callback)
+
+
+for _name, _description in (
+    ("leave", "Give up your seat (in a game, a bot or the rules play for you)"),
+    ("start", "Start the game (host only)"),
+    ("abandon", "End the table for everyone (host or Manage Threads)"),
+    ("status", "Show the seats and whose turn it is"),
+    ("board", "Post the current board again"),
+    ("log", "The moves played so far"),
+):
+    table.add_command(_table_command(_name, _description))
+
+
+@table.command(name="join", description="Take a free seat at a table")
+@app_commands.describe(table=_TABLE_HELP, team="the team to sit in (team games: 1, 2 or 3)")
+@app_commands.autocomplete(table=table_autocomplete)
+async def table_join(
+    interaction: Interaction,
+    table: int | None = None,
+    team: app_commands.Range[int, 1, 3] | None = None,
+) -> None:
+    """Take a seat, in ``team`` if given."""
+    await _desk(interaction).table_command(interaction, "join", table, team=team)
+
+
+@table.command(name="kick", description="Remove a player from your table (host only)")
+@app_commands.describe(member="the player to remove", table=_TABLE_HELP)
+@app_commands.autocomplete(table=table_autocomplete)
+async def table_kick(
+    interaction: Interaction, member: discord.Member, table: int | None = None
+) -> None:
+    """Remove ``member`` from the table."""
+    await _desk(interaction).table_command(interaction, "kick", table, member=member)
+
+
+# --- /rules ------------------------------------------------------------------------------------
+
+
+#: Every topic of any game, in a stable order: Discord's choices are the same for all games,
+#: and a topic a game lacks is answered with the list of the topics it has.
+_ALL_TOPICS = list(dict.fromkeys(topic for topics in RULES_TOPICS.values() for topic in topics))
+
+
+@app_commands.command(name="rules", description="A short summary of a game's rules")
+@app_commands.describe(game="the game", topic="the part of the rules (default: an overview)")
+@app_commands.choices(
+    game=[app_commands.Choice(name=t(f"game.{name}", "en"), value=name) for name in rules_games()],
+    topic=[app_commands.Choice(name=t(f"rules.topic.{tp}", "en"), value=tp) for tp in _ALL_TOPICS],
+)
+async def rules(interaction: Interaction, game: str, topic: str | None = None) -> None:
+    """Answer with the rules of ``game`` on ``topic``, privately, in the reader's language."""
+    text = rules_page(game, topic, locale_of(interaction))
+    await interaction.response.send_message(text, ephemeral=True)
+
+
+def register_commands(tree: app_commands.CommandTree[Any]) -> None:
+    """Add every Pöppel command to ``tree``."""
+    command: Any
+    for command in (tock, dog, carcassonne, table, rules):
+        tree.add_command(command, override=True)
+    tree.on_error = on_app_command_error  # type: ignore[method-assign]
+
+
+async def on_app_command_error(
+    interaction: Interaction, error: app_commands.AppCommandError
+) -> None:
+    """Answer a failed command privately instead of leaving it unanswered."""
+    import logging
+
+    logging.getLogger(__name__).exception("command failed", exc_info=error)
+    locale = locale_of(interaction)
+    text = t("cmd.error.failed", locale)
+    if isinstance(error, app_commands.CheckFailure):
+        text = str(error) or t("cmd.error.not_here", locale)
+    from bot.discord_ui.replies import reply_private
+
+    await reply_private(interaction, text)

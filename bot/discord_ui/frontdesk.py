@@ -1,0 +1,376 @@
+"""The front desk: turns interactions into table-service calls and effects into messages.
+
+It decides nothing about a game: every rule, permission and turn check is the service's; the
+desk only acknowledges in time, asks, and shows the answer. Refusals (:class:`TableError`)
+are answered privately with the service's sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_ui import prompts
+from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
+from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.replies import reply_private
+from bot.discord_ui.texts import GAME_TITLES, seat_name
+from bot.effects import Effects
+from bot.i18n import t
+from bot.i18n.reverse import retranslate
+from bot.i18n.translator import guild_locale_of, locale_of
+from bot.table_model import Phase, TableError, TableRecord
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+#: Controls on public messages (lobby, board): answered through an ephemeral deferral.
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
+#: Lobby controls carry no meaningful version.
+LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
+#: The level of bots added with the lobby's "Add bot" button.
+DEFAULT_BOT_LEVEL = "easy"
+
+
+def display_name(user: discord.abc.User) -> str:
+    """The name to show for a user at a table."""
+    return getattr(user, "display_name", None) or user.name
+
+
+class FrontDesk:
+    """The bridge between Discord and :class:`bot.tables.TableService`."""
+
+    def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
+        self.service = service
+        self.renderer = renderer or Renderer.load()
+        self.publisher = Publisher(self.renderer)
+        self.bot: commands.Bot | None = None
+        self.bot_level = DEFAULT_BOT_LEVEL
+        #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
+        self.seeds: list[int] | None = None
+        self._games: dict[int, str] = {}
+
+    def game_of(self, table_id: int) -> str | None:
+        """The game of a table if this process has seen it (saves a read per click)."""
+        return self._games.get(table_id)
+
+    def remember(self, table: TableRecord) -> None:
+        """Note a table's game (tables never change game)."""
+        self._games[table.id] = table.game
+
+    def seed_for_new_table(self) -> int | None:
+        """The seed of the next table (from :attr:`seeds` when a test fixed them)."""
+        if self.seeds:
+            return self.seeds.pop(0)
+        return None
+
+    async def attach(self, bot: commands.Bot) -> None:
+        """Called from the bot's ``setup_hook``: remember the bot for posting messages."""
+        self.bot = bot
+        self.publisher.bot = bot
+
+    async def on_effects(self, effects: Effects) -> None:
+        """The service's listener: effects with no interaction (turn clock, bots after it)."""
+        try:
+            await self.publisher.deliver(effects)
+        except Exception:
+            log.exception("delivering effects of table %s failed", effects.table.id)
+
+    async def deliver(self, effects: Effects) -> None:
+        """Send the public part of ``effects``; errors are logged, the move is already stored."""
+        self.remember(effects.table)
+        try:
+            await self.publisher.deliver(effects)
+        except discord.HTTPException:
+            log.exception("delivering effects of table %s failed", effects.table.id)
+
+    # --- commands --------------------------------------------------------------------------
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        players: int,
+        options: Mapping[str, Any],
+        turn_time: int,
+    ) -> None:
+        """``/<game> new``: create the table, post its lobby and open its thread."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        channel = interaction.channel
+        locale, public = locale_of(interaction), guild_locale_of(interaction)
+        if interaction.guild_id is None or channel is None:
+            await reply_private(interaction, t("desk.server_only", locale))
+            return
+        if isinstance(channel, discord.Thread):
+            await reply_private(interaction, t("desk.not_in_thread", locale))
+            return
+        try:
+            effects = await self.service.create(
+                interaction.guild_id,
+                channel.id,
+                game,
+                interaction.user.id,
+                display_name(interaction.user),
+                players=players,
+                options=engine_options(game, options),
+                turn_time=turn_time,
+                seed=self.seed_for_new_table(),
+            )
+        except TableError as error:
+            await reply_private(interaction, retranslate(str(error), locale))
+            return
+        table: TableRecord = effects.table
+        self.remember(table)
+        try:
+            lobby = await channel.send(  # type: ignore[union-attr]
+                lobby_text(table, public),
+                view=lobby_view(table, public) or discord.utils.MISSING,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            title = t("desk.thread_title", public, game=GAME_TITLES.get(game, game), table=table.id)
+            thread = await lobby.create_thread(name=title, auto_archive_duration=1440)
+        except discord.HTTPException as error:
+            log.warning("could not open the lobby/thread of table %s: %s", table.id, error)
+            await self.service.abandon(table.id, interaction.user.id, can_manage=True)
+            await reply_private(interaction, t("desk.cannot_post", locale))
+            return
+        await self.service.set_thread(table.id, thread.id)
+        table = table.with_changes(thread_id=thread.id)
+        await thread.send(
+            t("desk.thread_first", public, table=table.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await reply_private(
+            interaction, t("desk.opened", locale, table=table.id, thread=thread.mention)
+        )
+
+    async def autocomplete_tables(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The active tables of this channel (or of the channel a thread belongs to)."""
+        if interaction.guild_id is None or interaction.channel is None:
+            return []
+        channel = interaction.channel
+        channel_id = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
+        tables = await self.service.list_tables(interaction.guild_id, channel_id, active=True)
+        choices = []
+        for table in tables:
+            host = seat_name(table, 0) if table.seats else "?"
+            name = t(
+                "desk.autocomplete",
+                locale_of(interaction),
+                table=table.id,
+                game=GAME_TITLES.get(table.game, table.game),
+                phase=t(f"phase.{table.phase}", locale_of(interaction)),
+                host=host,
+            )
+            if current and current.lower() not in name.lower():
+                continue
+            choices.append(app_commands.Choice(name=name[:100], value=table.id))
+        return choices[:25]
+
+    async def _resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
+        """The table a ``/table`` command means: given, this thread's, or the only one here."""
+        if table_id is not None:
+            return table_id
+        channel = interaction.channel
+        guild_id = interaction.guild_id or 0
+        if isinstance(channel, discord.Thread):
+            for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
+                if table.thread_id == channel.id:
+                    return int(table.id)
+        channel_id = channel.id if channel is not None else None
+        tables = await self.service.list_tables(guild_id, channel_id, active=True)
+        if len(tables) == 1:
+            return int(tables[0].id)
+        if not tables:
+            raise TableError("There is no open table in this channel.")
+        raise TableError("Several tables are open here: choose one with the `table` option.")
+
+    async def table_command(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        table_id: int | None,
+        *,
+        member: discord.Member | None = None,
+        team: int | None = None,
+    ) -> None:
+        """``/table <action>``: every answer is private; public changes go to lobby/thread."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user = interaction.user
+        locale = locale_of(interaction)
+        try:
+            tid = await self._resolve_table(interaction, table_id)
+            if action == "join":
+                effects = await self.service.join(
+                    tid, user.id, display_name(user), team=None if team is None else team - 1
+                )
+                answer = t("desk.joined", locale)
+            elif action == "leave":
+                effects = await self.service.leave(tid, user.id)
+                answer = t("desk.left", locale)
+            elif action == "start":
+                effects = await self.service.start_game(tid, user.id)
+                answer = t("desk.started", locale)
+            elif action == "abandon":
+                effects = await self.service.abandon(
+                    tid, user.id, can_manage=_can_manage(interaction)
+                )
+                answer = t("desk.abandoned", locale)
+            elif action == "kick":
+                assert member is not None
+                effects = await self.service.kick(tid, user.id, member.id)
+                answer = t("desk.kicked", locale, name=display_name(member))
+            elif action == "status":
+                await reply_private(interaction, await self._status_text(tid, locale))
+                return
+            elif action == "board":
+                await self._repost_board(interaction, tid, locale)
+                return
+            elif action == "log":
+                await reply_private(interaction, await self._log_text(tid, locale))
+                return
+            else:  # pragma: no cover - the command list is fixed
+                raise TableError(f"Unknown action {action}.")
+        except TableError as error:
+            await reply_private(interaction, retranslate(str(error), locale))
+            return
+        except Exception:
+            log.exception("/table %s failed", action)
+            await reply_private(interaction, t("desk.something_wrong", locale))
+            return
+        await self.deliver(effects)
+        if action in ("leave", "kick") and effects.table.phase is Phase.PLAYING:
+            # The lobby lists who plays; a seat handed to a bot or the rules shows there.
+            await self.publisher.refresh_lobby(effects.table)
+        await reply_private(interaction, answer)
+
+    async def _status_text(self, table_id: int, locale: str = "en") -> str:
+        table = await self.service.get(table_id)
+        return lobby_text(table, locale)
+
+    async def _log_text(self, table_id: int, locale: str = "en") -> str:
+        table = await self.service.get(table_id)
+        entries = await self.service.storage.load_log(table_id)
+        lines = [t("desk.log_title", locale, table=table.id)]
+        for entry in entries[-40:]:
+            who = seat_name(table, entry.seat, locale) if entry.seat is not None else ""
+            # The log keeps the move notation, which reads the same in every language.
+            text = entry.text or str(entry.kind)
+            lines.append(t("desk.log_line", locale, number=entry.index + 1, who=who, text=text))
+        if len(lines) == 1:
+            lines.append(t("desk.log_empty", locale))
+        return "\n".join(lines)[:2000]
+
+    async def _repost_board(
+        self, interaction: discord.Interaction, table_id: int, locale: str = "en"
+    ) -> None:
+        table = await self.service.get(table_id)
+        if table.phase is not Phase.PLAYING:
+            raise TableError(t("desk.not_playing", "en"))
+        view = await self.service.public_view(table_id) or {}
+        await self.publisher.repost_board(
+            table, view, table.version, tuple(view.get("to_act") or ())
+        )
+        await reply_private(interaction, t("desk.board_posted", locale))
+
+    # --- components -----------------------------------------------------------------------
+
+    async def on_control(
+        self, interaction: discord.Interaction, control: ControlId, values: list[str]
+    ) -> None:
+        """A click on one of our buttons or selects."""
+        public = control.action in PUBLIC_ACTIONS
+        # Acknowledge first: storage and rendering can take longer than Discord's 3 s. Clicks
+        # on public messages get an *ephemeral* deferral so every answer to them is private;
+        # clicks in a private prompt update that prompt in place.
+        if public:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        try:
+            if control.action in LOBBY_ACTIONS:
+                await self._lobby_action(interaction, control)
+            else:
+                await prompts.handle(self, interaction, control, values)
+        except TableError as error:
+            locale = locale_of(interaction)
+            await self.answer(interaction, retranslate(str(error), locale), public=public)
+        except prompts.OutOfDate:
+            await self.answer(
+                interaction, t("error.out_of_date", locale_of(interaction)), public=public
+            )
+        except Exception:
+            # A bug must still end in an answer, not in an eternal "thinking…".
+            log.exception("control %s failed", control)
+            await self.answer(
+                interaction, t("desk.something_wrong", locale_of(interaction)), public=public
+            )
+
+    async def answer(
+        self, interaction: discord.Interaction, text: str, *, public: bool, **kwargs: Any
+    ) -> None:
+        """Answer privately: a follow-up to a public control, or an edit of a private prompt."""
+        if public:
+            await reply_private(interaction, text, **kwargs)
+            return
+        try:
+            await interaction.edit_original_response(
+                content=text, view=kwargs.get("view"), attachments=kwargs.get("attachments", [])
+            )
+        except discord.HTTPException:
+            await reply_private(interaction, text)
+
+    async def _lobby_action(self, interaction: discord.Interaction, control: ControlId) -> None:
+        user = interaction.user
+        tid = control.table
+        locale = locale_of(interaction)
+        if control.action == "join":
+            effects = await self.service.join(tid, user.id, display_name(user))
+            answer = t("lobby.joined", locale)
+        elif control.action == "leave":
+            effects = await self.service.leave(tid, user.id)
+            answer = t("desk.left", locale)
+        elif control.action == "bot":
+            effects = await self.service.add_bot(tid, user.id, self.bot_level)
+            answer = t("lobby.bot_joined", locale)
+        else:
+            effects = await self.service.start_game(tid, user.id)
+            answer = t("desk.started", locale)
+        await self.deliver(effects)
+        await reply_private(interaction, answer)
+
+
+def engine_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The command's options under the names the game's engine declares.
+
+    The commands offer every option of the rules; an engine that names one differently (or
+    does not have it) is matched by its ``OPTIONS`` so a table can always be created.
+    """
+    from engine import get_game
+
+    try:
+        specs = {spec.name: spec for spec in get_game(game).OPTIONS}
+    except ImportError:
+        return dict(options)
+    aliases = {"game_type": ("game_type", "teams", "mode", "type"), "preset": ("preset", "ruleset")}
+    result: dict[str, Any] = {}
+    for key, value in options.items():
+        for name in aliases.get(key, (key,)):
+            if name in specs:
+                result[name] = value
+                break
+    return result
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_threads)

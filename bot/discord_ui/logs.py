@@ -1,0 +1,55 @@
+"""Logging set-up for the bot process, with secrets redacted from every record."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+REDACTED = "[redacted]"
+
+
+class RedactSecrets(logging.Filter):
+    """Replace every occurrence of a secret (the bot token) in a log record's text.
+
+    discord.py does not log the token itself, but a traceback of a failed request or a
+    third-party library might; a filter on the handler catches them all.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        self._secrets = [s for s in secrets if s]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        text = message
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        if record.exc_info and record.exc_text is None:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            exc_text = record.exc_text
+            for secret in self._secrets:
+                exc_text = exc_text.replace(secret, REDACTED)
+            record.exc_text = exc_text
+        if text != message:
+            record.msg = text
+            record.args = None
+        return True
+
+
+def setup_logging(level: str, *, secrets: Iterable[str] = ()) -> logging.Handler:
+    """Log to stderr at ``level`` with secrets redacted; return the installed handler."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S")
+    )
+    handler.addFilter(RedactSecrets(secrets))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if getattr(h, "poeppel", False)]:
+        root.removeHandler(old)  # set up twice in one process: replace, never duplicate
+    handler.poeppel = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    return handler

@@ -1,0 +1,171 @@
+"""Private prompts: a player's hand, the moves of a card, the tile to place.
+
+Every prompt is an ephemeral message whose controls carry the table and version; a click
+re-reads the player's private info from the service, rebuilds the same list of choices and
+hands the chosen move text to :meth:`TableService.act`, which decides whether it is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui.components import button, make_view, select
+from bot.discord_ui.custom_ids import ControlId, control_id
+from bot.effects import PrivateInfo
+from bot.i18n import t
+from bot.table_model import NotSeated, NotYourTurn, Phase, WrongPhase
+
+if TYPE_CHECKING:
+    from bot.discord_ui.frontdesk import FrontDesk
+
+#: Up to this many choices are buttons; more go into a select with pages of 25.
+MAX_BUTTON_CHOICES = 10
+PAGE_SIZE = 25
+
+
+class OutOfDate(Exception):
+    """The control was drawn for a turn that is over."""
+
+
+@dataclass(slots=True)
+class Prompt:
+    """A private message to show: text, controls, and an image."""
+
+    content: str
+    items: list[discord.ui.Item[Any]] = field(default_factory=list)
+    file: discord.File | None = None
+
+
+async def load_info(
+    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, *, strict: bool
+) -> PrivateInfo:
+    """The clicking user's private info, checked: seated, game running, version current.
+
+    ``strict`` refuses any other version; otherwise (a simultaneous exchange, where other
+    seats' picks move the version on) the service's own version rule decides at ``act``.
+    """
+    info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
+    if info.seat is None:
+        raise NotSeated("You are not seated at this table.")
+    if info.table.phase is not Phase.PLAYING or info.view is None:
+        raise WrongPhase(
+            "This game is over."
+            if info.table.phase != Phase.LOBBY
+            else "This game has not started yet."
+        )
+    if control.version != info.table.version:
+        exchange = (info.view or {}).get("phase") == "exchange"
+        if strict or not exchange:
+            raise OutOfDate()
+    return info
+
+
+def choice_controls(
+    table: int,
+    version: int,
+    key: str,
+    labels: Sequence[str],
+    *,
+    page: int = 0,
+    back: str | None = "hand2",
+    placeholder: str | None = None,
+    locale: str = "en",
+) -> list[discord.ui.Item[Any]]:
+    """Buttons for a few choices, or one page of a select with Previous / Next for many.
+
+    The custom_ids are ``mv:<key>:<index>`` (button) and ``ms:<key>:<page>`` (select whose
+    values are indexes), so a click finds the choice in the list rebuilt from the same state.
+    """
+    items: list[discord.ui.Item[Any]] = []
+    if placeholder is None:
+        placeholder = t("prompt.choose_move", locale)
+    if len(labels) <= MAX_BUTTON_CHOICES:
+        for index, label in enumerate(labels):
+            items.append(
+                button(
+                    label,
+                    control_id(table, version, "mv", key, index),
+                    style=discord.ButtonStyle.primary,
+                    row=index // 5,
+                )
+            )
+        row = (len(labels) + 4) // 5
+    else:
+        pages = (len(labels) + PAGE_SIZE - 1) // PAGE_SIZE
+        page = max(0, min(page, pages - 1))
+        first = page * PAGE_SIZE
+        chunk = labels[first : first + PAGE_SIZE]
+        items.append(
+            select(
+                control_id(table, version, "ms", key, page),
+                [
+                    (t("prompt.option", locale, number=first + i + 1, label=label), str(first + i))
+                    for i, label in enumerate(chunk)
+                ],
+                placeholder=t(
+                    "prompt.page", locale, placeholder=placeholder, page=page + 1, pages=pages
+                ),
+                row=0,
+            )
+        )
+        if page > 0:
+            previous = control_id(table, version, "pg", key, page - 1)
+            items.append(button(t("prompt.previous", locale), previous, row=1))
+        if page < pages - 1:
+            following = control_id(table, version, "pg", key, page + 1)
+            items.append(button(t("prompt.next", locale), following, row=1))
+        row = 1
+    if back is not None:
+        back_id = control_id(table, version, back)
+        items.append(button(t("prompt.back", locale), back_id, row=min(row, 4)))
+    return items
+
+
+async def send_prompt(interaction: discord.Interaction, prompt: Prompt) -> None:
+    """A new ephemeral message (after the ephemeral deferral of a public control)."""
+    kwargs: dict[str, Any] = {"ephemeral": True}
+    if prompt.items:
+        kwargs["view"] = make_view(prompt.items)
+    if prompt.file is not None:
+        kwargs["file"] = prompt.file
+    await interaction.followup.send(prompt.content[:2000], **kwargs)
+
+
+async def edit_prompt(
+    interaction: discord.Interaction, prompt: Prompt, *, keep_image: bool = True
+) -> None:
+    """Replace the clicked private prompt (after a deferred update)."""
+    kwargs: dict[str, Any] = {
+        "content": prompt.content[:2000],
+        "view": make_view(prompt.items) if prompt.items else None,
+    }
+    if prompt.file is not None:
+        kwargs["attachments"] = [prompt.file]
+    elif not keep_image:
+        kwargs["attachments"] = []
+    await interaction.edit_original_response(**kwargs)
+
+
+async def handle(
+    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
+) -> None:
+    """Dispatch a play control to the race or the Carcassonne prompts."""
+    from bot.discord_ui import race_prompts, tile_prompts
+
+    if desk.game_of(control.table) == "carcassonne" or (
+        desk.game_of(control.table) is None
+        and (await desk.service.get(control.table)).game == "carcassonne"
+    ):
+        await tile_prompts.handle(desk, interaction, control, values)
+    else:
+        await race_prompts.handle(desk, interaction, control, values)
+
+
+def require_turn(info: PrivateInfo) -> None:
+    """Raise :class:`NotYourTurn` unless the player owes a decision."""
+    if not info.to_act:
+        raise NotYourTurn("It's not your turn.")

@@ -1,0 +1,322 @@
+"""Delivering the service's public updates: the lobby message and the boards in the thread.
+
+One lock per table keeps a table's messages in order even when a person's move and the turn
+clock's automatic action arrive together. The newest board carries the controls; the
+previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
+board would still be refused as out of date).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui.components import button, make_view
+from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
+from bot.effects import Effects, PublicUpdate
+from bot.i18n import t
+from bot.i18n.events import event_text
+from bot.i18n.reverse import retranslate
+from bot.i18n.translator import guild_locale_of
+from bot.table_model import Phase, TableRecord
+
+if TYPE_CHECKING:
+    from discord.ext import commands
+
+log = logging.getLogger(__name__)
+
+LOBBY_KINDS = frozenset({"created", "lobby"})
+
+
+def lobby_view(table: TableRecord, locale: str = "en") -> discord.ui.View | None:
+    """Join / Leave / Add bot / Start, while the table is in its lobby."""
+    if table.phase is not Phase.LOBBY:
+        return None
+    return make_view(
+        [
+            button(
+                t("lobby.join", locale),
+                control_id(table.id, 0, "join"),
+                style=discord.ButtonStyle.primary,
+            ),
+            button(t("lobby.leave", locale), control_id(table.id, 0, "leave")),
+            button(t("lobby.add_bot", locale), control_id(table.id, 0, "bot")),
+            button(
+                t("lobby.start", locale),
+                control_id(table.id, 0, "start"),
+                style=discord.ButtonStyle.success,
+            ),
+        ]
+    )
+
+
+def board_view(
+    table: TableRecord, version: int, view: Any, locale: str = "en"
+) -> discord.ui.View | None:
+    """The controls of the newest board: "Show my hand" (race) or "Place tile" (Carcassonne)."""
+    if table.phase is not Phase.PLAYING:
+        return None
+    if table.game == "carcassonne":
+        return make_view(
+            [
+                button(
+                    t("board.place_tile", locale),
+                    control_id(table.id, version, "tile"),
+                    style=discord.ButtonStyle.primary,
+                )
+            ]
+        )
+    return make_view(
+        [
+            button(
+                t("board.show_hand", locale),
+                control_id(table.id, version, "hand"),
+                style=discord.ButtonStyle.primary,
+            )
+        ]
+    )
+
+
+def turn_line(
+    table: TableRecord, update: PublicUpdate, locale: str = "en"
+) -> tuple[str, list[int]]:
+    """Whose turn it is in words, and the user ids to mention (only those to act)."""
+    if update.finished or table.phase is Phase.FINISHED:
+        winners = update.winners or table.winners
+        if winners:
+            names = ", ".join(seat_name(table, s, locale) for s in winners)
+            return t("turn.game_over_winners", locale, names=names), []
+        return t("turn.game_over", locale), []
+    if table.phase is Phase.ABANDONED:
+        return "", []
+    to_act = list(update.to_act)
+    if not to_act:
+        return "", []
+    view = update.view or {}
+    if len(to_act) > 1 or view.get("phase") == "exchange":
+        mentions, users = [], []
+        for seat in to_act:
+            text, user = mention(table, seat, locale)
+            mentions.append(text)
+            if user is not None:
+                users.append(user)
+        picked = view.get("exchanged") or []
+        names = ", ".join(seat_name(table, s, locale) for s in picked)
+        done = t("turn.picked", locale, names=names) if picked else ""
+        return t("turn.exchange", locale, mentions=", ".join(mentions), picked=done), users
+    text, user = mention(table, to_act[0], locale)
+    users = [user] if user is not None else []
+    if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
+        left = view.get("tiles_left")
+        pile = t("turn.pile", locale, count=left) if left is not None else ""
+        line = t("turn.with_tile", locale, mention=text, tile=view["current_tile"], pile=pile)
+        return line, users
+    if table.game == "carcassonne" and view.get("phase") == "figure":
+        return t("turn.figure", locale, mention=text), users
+    return t("turn.yours", locale, mention=text), users
+
+
+def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
+    """The service's sentence about ``update`` in ``locale``.
+
+    The service writes English: the engine's event sentences, framed by its own ("Ann: …",
+    "… Game over: Ann won."). The events are told again from their facts
+    (:func:`bot.i18n.events.event_text`) and the framing sentences are read back into their
+    catalogue keys (:func:`bot.i18n.reverse.retranslate`); what neither knows stays English.
+    """
+    text = update.text or ""
+    if locale == "en" or not text:
+        return text
+    events = [e for e in update.events or () if e.get("text")]
+    english = " ".join(str(e["text"]) for e in events)
+    if english and english in text:
+        head, _, tail = text.partition(english)
+        names = (update.view or {}).get("names")
+        told = " ".join(event_text(e, locale, game=table.game, names=names) for e in events)
+        parts = [_sentences(head, locale), told, _sentences(tail, locale)]
+        return " ".join(part for part in parts if part)
+    return _sentences(text, locale)
+
+
+def _sentences(text: str, locale: str) -> str:
+    """Each sentence of ``text`` retranslated (a whole text first: some hold a ``: ``)."""
+    text = text.strip()
+    if not text:
+        return ""
+    whole = retranslate(text, locale)
+    if whole != text:
+        return whole
+    pieces = re.split(r"(?<=[.!?])\s+", text)
+    return " ".join(retranslate(piece, locale) for piece in pieces)
+
+
+#: Extra attempts at posting a board after discord.py gave up (it already retries 429s and
+#: some 5xx itself); the move is stored, so the board must reach the thread.
+POST_ATTEMPTS = 4
+#: How many recent thread messages to search for an old board after a restart.
+HISTORY_SCAN = 15
+
+
+async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Message:
+    """``channel.send(**kwargs)``, tried again after a Discord server error or rate limit."""
+    for attempt in range(POST_ATTEMPTS):
+        try:
+            return await channel.send(**kwargs)  # type: ignore[no-any-return]
+        except discord.HTTPException as error:
+            if (error.status < 500 and error.status != 429) or attempt == POST_ATTEMPTS - 1:
+                raise
+            log.warning("posting to %s failed (%s); trying again", channel.id, error.status)
+            for file in kwargs.get("files", []):
+                file.reset()
+            await asyncio.sleep(0.5 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+class Publisher:
+    """Posts and edits the public messages of tables."""
+
+    def __init__(self, renderer: Renderer) -> None:
+        self.renderer = renderer
+        self.bot: commands.Bot | None = None
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: The newest board message of each table (in memory; after a restart the thread's
+        #: recent history is searched once instead).
+        self._last_board: dict[int, Any] = {}
+        #: Tables whose thread history was searched for a board left by an earlier process.
+        self._scanned: set[int] = set()
+
+    def lock(self, table_id: int) -> asyncio.Lock:
+        """The lock that orders one table's messages."""
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    async def channel(self, channel_id: int) -> Any:
+        """A channel or thread by id, from the cache or from Discord."""
+        assert self.bot is not None
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        return channel
+
+    async def deliver(self, effects: Effects) -> None:
+        """Send every public update of ``effects``, in order."""
+        if not effects.public:
+            return
+        table = effects.table
+        async with self.lock(table.id):
+            lobby_changed = False
+            boards = [u for u in effects.public if u.kind not in LOBBY_KINDS]
+            for update in effects.public:
+                if update.kind in LOBBY_KINDS or update.kind in (
+                    "started",
+                    "abandoned",
+                    "finished",
+                ):
+                    lobby_changed = True
+            for position, update in enumerate(boards):
+                await self._post_update(table, update, last=position == len(boards) - 1)
+            if lobby_changed:
+                await self.refresh_lobby(table)
+
+    def locale(self, table: TableRecord) -> str:
+        """The language of a table's public messages: its server's preferred locale."""
+        guild = self.bot.get_guild(table.guild_id) if self.bot is not None else None
+        return guild_locale_of(guild)
+
+    async def refresh_lobby(self, table: TableRecord) -> None:
+        """Edit the lobby message to the table's current seats and state."""
+        if table.thread_id is None:
+            return
+        locale = self.locale(table)
+        try:
+            channel = await self.channel(table.channel_id)
+            message = channel.get_partial_message(table.thread_id)
+            await message.edit(content=lobby_text(table, locale), view=lobby_view(table, locale))
+        except discord.HTTPException:
+            log.warning("could not update the lobby of table %s", table.id, exc_info=True)
+
+    async def _post_update(self, table: TableRecord, update: PublicUpdate, *, last: bool) -> None:
+        if table.thread_id is None:
+            return
+        thread = await self.channel(table.thread_id)
+        locale = self.locale(table)
+        turn, users = turn_line(table, update, locale) if last else ("", [])
+        text = "\n".join(part for part in (update_text(table, update, locale), turn) if part)
+        files: list[discord.File] = []
+        if update.view is not None and update.kind != "reminder":
+            image = await self.renderer.board(
+                update.view,
+                seat_names(table, update.view.get("seats") or [], locale),
+                filename=f"board-{table.id}-{update.version}.png",
+                locale=locale,
+            )
+            if image is not None:
+                files.append(image)
+        view = board_view(table, update.version, update.view, locale) if last else None
+        kwargs: dict[str, Any] = {
+            "content": text[:2000] or "\u200b",
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in users], roles=False, everyone=False
+            ),
+        }
+        if files:
+            kwargs["files"] = files
+        if view is not None:
+            kwargs["view"] = view
+        message = await send_with_retry(thread, kwargs)
+        if update.kind == "reminder":
+            return  # a reminder leaves the controls where they are
+        await self._retire_previous_board(table.id, thread, keep=message.id)
+        if view is not None:
+            self._last_board[table.id] = thread.get_partial_message(message.id)
+
+    async def _retire_previous_board(self, table_id: int, thread: Any, *, keep: int) -> None:
+        previous = self._last_board.pop(table_id, None)
+        if previous is not None:
+            stale = [previous]
+        elif table_id in self._scanned:
+            return
+        else:
+            # First board of this table since the process started: the previous one was
+            # posted by an earlier process; find it in the thread's recent history.
+            self._scanned.add(table_id)
+            stale = await self._boards_with_controls(thread, keep)
+        for message in stale:
+            try:
+                await message.edit(view=None)
+            except discord.HTTPException:
+                log.info("could not remove the controls of an old board of table %s", table_id)
+
+    async def _boards_with_controls(self, thread: Any, keep: int) -> list[Any]:
+        assert self.bot is not None
+        assert self.bot.user is not None
+        found = []
+        mine = self.bot.user.id
+        try:
+            async for message in thread.history(limit=HISTORY_SCAN):
+                if message.id != keep and message.author.id == mine and message.components:
+                    found.append(message)
+        except discord.HTTPException:
+            log.info("could not read the history of thread %s", thread.id)
+        return found
+
+    async def repost_board(
+        self, table: TableRecord, view: Any, version: int, to_act: Sequence[int]
+    ) -> None:
+        """Post the current board again (``/table board``) with the controls."""
+        update = PublicUpdate(
+            table_id=table.id,
+            kind="board",
+            text=t("board.caption", self.locale(table)),
+            version=version,
+            view=view,
+            to_act=tuple(to_act),
+        )
+        async with self.lock(table.id):
+            await self._post_update(table, update, last=True)

@@ -1,0 +1,135 @@
+"""The renderer functions the front end uses, called off the event loop.
+
+Pillow work takes tens of milliseconds; running it in a worker thread keeps the bot answering
+other interactions (and its heartbeat) meanwhile. When the renderer package lacks a function
+(it is written concurrently), messages simply go out without that image.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Renderer:
+    """The renderer's entry points (each may be ``None`` if not available)."""
+
+    render_board: Callable[..., bytes] | None = None
+    render_hand: Callable[..., bytes] | None = None
+    render_placements: Callable[..., bytes] | None = None
+    placement_order: Callable[..., list[tuple[int, int]]] | None = None
+    render_figure_spots: Callable[..., bytes] | None = None
+
+    @classmethod
+    def load(cls) -> Renderer:
+        """The functions of the :mod:`renderer` package that exist."""
+        try:
+            module = importlib.import_module("renderer")
+        except ImportError:  # pragma: no cover - the package is part of the project
+            return cls()
+        return cls(**{name: getattr(module, name, None) for name in cls.__dataclass_fields__})
+
+    async def board(
+        self,
+        view: Mapping[str, Any],
+        names: Sequence[str],
+        filename: str = "board.png",
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The board image of ``view`` as an attachment, or None."""
+        if self.render_board is None:
+            return None
+        return await _to_file(
+            filename, self.render_board, view, names=list(names), **_locale(locale)
+        )
+
+    async def hand(
+        self,
+        game: str,
+        cards: Sequence[str],
+        playable: Sequence[bool] | None,
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The hand image, or None."""
+        if self.render_hand is None or not cards:
+            return None
+        return await _to_file(
+            "hand.png",
+            self.render_hand,
+            game,
+            list(cards),
+            playable=None if playable is None else list(playable),
+            **_locale(locale),
+        )
+
+    async def placements(
+        self,
+        view: Mapping[str, Any],
+        placements: Mapping[tuple[int, int], Sequence[int]],
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The board with the legal cells numbered, or None."""
+        if self.render_placements is None:
+            return None
+        return await _to_file(
+            "placements.png", self.render_placements, view, placements, **_locale(locale)
+        )
+
+    async def figure_spots(
+        self,
+        view: Mapping[str, Any],
+        x: int,
+        y: int,
+        rot: int,
+        tile: str,
+        spots: Sequence[str],
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The close-up of a placed tile with its figure spots lettered, or None."""
+        if self.render_figure_spots is None:
+            return None
+        return await _to_file(
+            "spots.png",
+            self.render_figure_spots,
+            view,
+            x,
+            y,
+            rot,
+            tile,
+            list(spots),
+            **_locale(locale),
+        )
+
+    def order(self, placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:
+        """The cells in the order the placement image numbers them."""
+        if self.placement_order is not None:
+            return list(self.placement_order(placements))
+        return sorted(placements, key=lambda cell: (cell[1], cell[0]))
+
+
+def _locale(locale: str) -> dict[str, str]:
+    """The ``locale`` keyword for the renderer, left out for English: the renderer's default,
+    and stand-in renderers (tests, older versions) may not take it."""
+    return {} if locale == "en" else {"locale": locale}
+
+
+async def _to_file(
+    filename: str, function: Callable[..., bytes], *args: Any, **kwargs: Any
+) -> discord.File | None:
+    try:
+        data = await asyncio.to_thread(function, *args, **kwargs)
+    except Exception:
+        # A drawing bug must not stop the game: the message goes out in words only.
+        log.exception("rendering %s failed", filename)
+        return None
+    return discord.File(io.BytesIO(data), filename=filename)

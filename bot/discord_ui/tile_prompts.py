@@ -1,0 +1,302 @@
+"""Carcassonne in private: pick a cell, a rotation, then a figure spot (or none).
+
+The whole turn goes to the service at once (``<tile> x,y@rot <action>``), so the thread gets
+one board per turn. The figure spots of a placement not made yet come from the engine on a
+state sampled from the public view (Carcassonne hides nothing but the order of the pile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui.components import button, select
+from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.prompts import (
+    PAGE_SIZE,
+    OutOfDate,
+    Prompt,
+    edit_prompt,
+    load_info,
+    require_turn,
+    send_prompt,
+)
+from bot.effects import PrivateInfo
+from bot.i18n import t
+from bot.i18n.translator import locale_of
+
+if TYPE_CHECKING:
+    from bot.discord_ui.frontdesk import FrontDesk
+
+log = logging.getLogger(__name__)
+
+KIND_WORDS = {"follower": "follower", "big": "big follower", "builder": "builder", "pig": "pig"}
+ROLE_WORDS = {"city": "knight", "road": "thief", "field": "farmer", "monastery": "monk"}
+
+
+def placements_of(info: PrivateInfo) -> dict[tuple[int, int], list[int]]:
+    """The legal placements as cell -> rotations, from the legal list ``x,y@rot``."""
+    cells: dict[tuple[int, int], list[int]] = {}
+    for move in info.legal_moves:
+        cell, at, rot = move.partition("@")
+        if not at:
+            continue
+        x, _, y = cell.partition(",")
+        cells.setdefault((int(x), int(y)), []).append(int(rot))
+    return cells
+
+
+def figure_actions(view: Mapping[str, Any], placement: str) -> list[str]:
+    """The figure actions (``none`` first) after ``placement`` of the current tile."""
+    from engine import get_game
+
+    module: Any = get_game("carcassonne")
+    state = module.sample_state(view, 0)
+    state = module.apply(state, placement)
+    return [str(m) for m in module.legal_moves(state)]
+
+
+def segments_of(actions: Sequence[str]) -> list[str]:
+    """The distinct segments of ``actions``, in order (they get the letters A, B, C…)."""
+    segments: list[str] = []
+    for action in actions:
+        if ":" in action:
+            segment = action.partition(":")[2]
+            if segment not in segments:
+                segments.append(segment)
+    return segments
+
+
+def action_label(action: str, segments: Sequence[str], locale: str = "en") -> str:
+    """``follower:city0`` -> ``A: follower (knight) on city0``."""
+    if action == "none":
+        return t("tile.no_figure", locale)
+    kind, _, segment = action.partition(":")
+    letter = chr(ord("A") + segments.index(segment)) if segment in segments else "?"
+    base = segment.rstrip("0123456789")
+    role = t(f"role.{base}", locale) if base in ROLE_WORDS else ""
+    what = t(f"figure.{kind}", locale) if kind in KIND_WORDS else kind
+    if kind in ("follower", "big") and role:
+        what = t("tile.figure_role", locale, figure=what, role=role)
+    return t("tile.action", locale, letter=letter, what=what, segment=segment)
+
+
+async def cells_prompt(
+    desk: FrontDesk, info: PrivateInfo, page: int, *, image: bool, locale: str = "en"
+) -> Prompt:
+    """The board with numbered legal cells and a select of cells (pages of 25)."""
+    view: Mapping[str, Any] = info.view or {}
+    placements = placements_of(info)
+    order = desk.renderer.order(placements)
+    table, version = info.table.id, info.table.version
+    pages = max(1, (len(order) + PAGE_SIZE - 1) // PAGE_SIZE)
+    page = max(0, min(page, pages - 1))
+    first = page * PAGE_SIZE
+    options = [
+        (t("tile.cell_option", locale, number=first + i + 1, x=x, y=y), str(first + i))
+        for i, (x, y) in enumerate(order[first : first + PAGE_SIZE])
+    ]
+    items: list[discord.ui.Item[Any]] = [
+        select(
+            control_id(table, version, "cell", page),
+            options,
+            placeholder=t(
+                "prompt.page",
+                locale,
+                placeholder=t("tile.choose_cell", locale),
+                page=page + 1,
+                pages=pages,
+            ),
+            row=0,
+        )
+    ]
+    if page > 0:
+        previous = control_id(table, version, "cpg", page - 1)
+        items.append(button(t("prompt.previous", locale), previous, row=1))
+    if page < pages - 1:
+        following = control_id(table, version, "cpg", page + 1)
+        items.append(button(t("prompt.next", locale), following, row=1))
+    tile = view.get("current_tile")
+    text = t("tile.where", locale, tile=tile, count=len(order))
+    file = await desk.renderer.placements(view, placements, locale=locale) if image else None
+    return Prompt(text, items, file)
+
+
+def rotations_prompt(
+    desk: FrontDesk, info: PrivateInfo, cell_index: int, locale: str = "en"
+) -> Prompt:
+    """The legal rotations of the tile on the chosen cell."""
+    placements = placements_of(info)
+    order = desk.renderer.order(placements)
+    if not 0 <= cell_index < len(order):
+        raise OutOfDate()
+    x, y = order[cell_index]
+    table, version = info.table.id, info.table.version
+    items: list[discord.ui.Item[Any]] = [
+        button(
+            t("tile.turn_button", locale, rot=rot),
+            control_id(table, version, "rot", cell_index, rot),
+            style=discord.ButtonStyle.primary,
+        )
+        for rot in sorted(placements[(x, y)])
+    ]
+    back = control_id(table, version, "cpg", cell_index // PAGE_SIZE)
+    items.append(button(t("prompt.back", locale), back, row=1))
+    tile = (info.view or {}).get("current_tile")
+    text = t("tile.rotation", locale, number=cell_index + 1, x=x, y=y, tile=tile)
+    return Prompt(text, items)
+
+
+async def figure_prompt(
+    desk: FrontDesk, info: PrivateInfo, cell_index: int, rot: int, locale: str = "en"
+) -> tuple[Prompt, list[str]]:
+    """The close-up with lettered figure spots, a button per legal figure action."""
+    view: Mapping[str, Any] = info.view or {}
+    placements = placements_of(info)
+    order = desk.renderer.order(placements)
+    if not 0 <= cell_index < len(order) or rot not in placements.get(order[cell_index], []):
+        raise OutOfDate()
+    x, y = order[cell_index]
+    actions = await asyncio.to_thread(figure_actions, view, f"{x},{y}@{rot}")
+    segments = segments_of(actions)
+    table, version = info.table.id, info.table.version
+    items: list[discord.ui.Item[Any]] = [
+        button(
+            action_label(action, segments, locale),
+            control_id(table, version, "fig", cell_index, rot, index),
+            style=discord.ButtonStyle.secondary
+            if action == "none"
+            else discord.ButtonStyle.primary,
+            row=min(index // 5, 3),
+        )
+        for index, action in enumerate(actions[:20])
+    ]
+    back = control_id(table, version, "cell2", cell_index)
+    items.append(button(t("prompt.back", locale), back, row=4))
+    tile = str(view.get("current_tile"))
+    file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
+    text = t("tile.figure", locale, tile=tile, x=x, y=y, rot=rot)
+    return Prompt(text, items, file), actions
+
+
+async def handle(
+    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
+) -> None:
+    """A click on a Carcassonne control."""
+    action = control.action
+    locale = locale_of(interaction)
+    if action == "tile":
+        info = await load_info(desk, interaction, control, strict=True)
+        require_turn(info)
+        await send_prompt(interaction, await _start_prompt(desk, info, locale))
+        return
+    info = await load_info(desk, interaction, control, strict=False)
+    require_turn(info)
+    try:
+        if action == "cpg":
+            prompt = await cells_prompt(desk, info, control.int_arg(0), image=False, locale=locale)
+            await edit_prompt(interaction, prompt)
+        elif action in ("cell", "cell2"):
+            index = int(values[0]) if action == "cell" and values else control.int_arg(0)
+            await edit_prompt(interaction, rotations_prompt(desk, info, index, locale))
+        elif action == "rot":
+            cell, rot = control.int_arg(0), control.int_arg(1)
+            try:
+                prompt, _ = await figure_prompt(desk, info, cell, rot, locale)
+            except (OutOfDate, BadCustomId):
+                raise
+            except Exception:
+                # The engine could not preview the figure spots: place the tile first (its
+                # own board follows) and ask for the figure in the engine's figure phase.
+                log.exception("figure preview failed; placing in two steps")
+                await _place_first(desk, interaction, control, info, cell, rot)
+                return
+            await edit_prompt(interaction, prompt)
+        elif action == "fig":
+            await _place(desk, interaction, control, info)
+        elif action in ("mv", "ms"):
+            # The figure phase of a placement made earlier (e.g. by an older bot version).
+            moves = list(info.legal_moves)
+            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
+            if not 0 <= index < len(moves):
+                raise OutOfDate()
+            await _act(desk, interaction, control, moves[index], moves[index])
+        else:
+            raise BadCustomId(action)
+    except (BadCustomId, ValueError):
+        raise OutOfDate() from None
+
+
+async def _place_first(
+    desk: FrontDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    info: PrivateInfo,
+    cell_index: int,
+    rot: int,
+) -> None:
+    order = desk.renderer.order(placements_of(info))
+    if not 0 <= cell_index < len(order):
+        raise OutOfDate()
+    x, y = order[cell_index]
+    effects = await desk.service.act(
+        control.table, interaction.user.id, f"{x},{y}@{rot}", control.version
+    )
+    await desk.deliver(effects)
+    after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
+    prompt = await _start_prompt(desk, after, locale_of(interaction))
+    await edit_prompt(interaction, prompt, keep_image=False)
+
+
+async def _start_prompt(desk: FrontDesk, info: PrivateInfo, locale: str = "en") -> Prompt:
+    view = info.view or {}
+    if view.get("phase") == "figure":
+        from bot.discord_ui.prompts import choice_controls
+
+        moves = list(info.legal_moves)
+        segments = segments_of(moves)
+        items = choice_controls(
+            info.table.id,
+            info.table.version,
+            "F",
+            [action_label(m, segments, locale) for m in moves],
+            back=None,
+            placeholder=t("tile.choose_spot", locale),
+            locale=locale,
+        )
+        return Prompt(t("tile.figure_phase", locale), items)
+    return await cells_prompt(desk, info, 0, image=True, locale=locale)
+
+
+async def _place(
+    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, info: PrivateInfo
+) -> None:
+    cell_index, rot, index = control.int_arg(0), control.int_arg(1), control.int_arg(2)
+    placements = placements_of(info)
+    order = desk.renderer.order(placements)
+    if not 0 <= cell_index < len(order):
+        raise OutOfDate()
+    x, y = order[cell_index]
+    view = info.view or {}
+    actions = await asyncio.to_thread(figure_actions, view, f"{x},{y}@{rot}")
+    if not 0 <= index < len(actions):
+        raise OutOfDate()
+    tile = view.get("current_tile")
+    move = f"{tile} {x},{y}@{rot} {actions[index]}"
+    locale = locale_of(interaction)
+    chosen = action_label(actions[index], segments_of(actions), locale)
+    label = t("tile.placed_label", locale, tile=tile, x=x, y=y, rot=rot, figure=chosen)
+    await _act(desk, interaction, control, move, label)
+
+
+async def _act(
+    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, move: str, label: str
+) -> None:
+    effects = await desk.service.act(control.table, interaction.user.id, move, control.version)
+    await desk.deliver(effects)
+    placed = Prompt(t("tile.placed", locale_of(interaction), label=label))
+    await edit_prompt(interaction, placed, keep_image=False)

@@ -1,0 +1,105 @@
+"""What the table service asks a front end to deliver after an operation.
+
+Every service operation returns :class:`Effects`. A front end sends, in order:
+
+* each :class:`PublicUpdate` to the table's channel or thread (it never holds a seat's cards or
+  a secret exchange pick: ``view`` is the engine's spectator view ``view(state, None)``);
+* each :class:`PrivateUpdate` to its ``user_id`` only (ephemeral message / DM / hot seat);
+* mentions for the user ids in ``pings`` (whose turn it is now, reminders).
+
+One operation can cause several public updates: after a person's action the service runs the
+bot turns and automatic actions that follow until a person owes a decision again or the game
+ends, and each of those actions is its own update, in order. Effects that happen with no
+caller (the turn clock's reminders and timeouts, and the bot turns after them; with
+``defer_bots=True`` also every bot turn) are delivered to the service's listener
+(``TableService(listener=...)``), an ``async`` callable taking :class:`Effects`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.table_model import TableRecord
+
+
+@dataclass(frozen=True, slots=True)
+class PublicUpdate:
+    """Something everyone at the table may see.
+
+    ``kind``: ``"created"``, ``"lobby"`` (seats changed), ``"started"``, ``"action"`` (a move,
+    an automatic action or a leave), ``"reminder"``, ``"finished"``, ``"abandoned"``.
+    ``text`` says what happened in words. ``view`` is the spectator view to render (``None`` in
+    the lobby), ``to_act`` the seats that owe a decision now, ``version`` the table version
+    after this update (buttons carry it). ``actor`` is the seat that acted, if any; ``move`` the
+    public move text (``None`` when the move is secret, e.g. an exchange pick).
+    """
+
+    table_id: int
+    kind: str
+    text: str
+    version: int
+    view: Mapping[str, Any] | None = None
+    to_act: tuple[int, ...] = ()
+    actor: int | None = None
+    move: str | None = None
+    events: tuple[Mapping[str, Any], ...] = ()
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateUpdate:
+    """Something only ``user_id`` (sitting at ``seat``) may see.
+
+    ``kind``: ``"your_turn"`` (a decision is owed: ``legal_moves`` lists it), ``"hand"`` (the
+    hand changed, e.g. a new deal), ``"received"`` (the card a partner passed; ``text`` names
+    it), ``"reminder"`` (half the turn time is gone), ``"timeout"`` (the engine acted for you).
+    ``view`` is ``view(state, seat)``.
+    """
+
+    table_id: int
+    user_id: int
+    seat: int
+    kind: str
+    text: str
+    version: int
+    view: Mapping[str, Any] | None = None
+    legal_moves: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Effects:
+    """The result of one service operation: what to deliver, and the table afterwards."""
+
+    table: TableRecord
+    public: list[PublicUpdate] = field(default_factory=list)
+    private: list[PrivateUpdate] = field(default_factory=list)
+    pings: list[int] = field(default_factory=list)
+
+    def extend(self, other: Effects) -> None:
+        """Append ``other``'s updates (keeping order) and take its table record."""
+        self.table = other.table
+        self.public.extend(other.public)
+        self.private.extend(other.private)
+        for user in other.pings:
+            if user not in self.pings:
+                self.pings.append(user)
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateInfo:
+    """What :meth:`bot.tables.TableService.private_info` tells one user about a table."""
+
+    table: TableRecord
+    seat: int | None
+    view: Mapping[str, Any] | None
+    legal_moves: tuple[str, ...] = ()
+    to_act: bool = False
+    #: Words for each legal move, in the same order (the engine's ``describe_move``, if it has
+    #: one; otherwise the move text itself) for buttons and menus.
+    labels: tuple[str, ...] = ()
+    #: While a split 7 can be started: the first segments the engine accepts, per card
+    #: (``{"7": ["7:r0-r3", ...]}``); empty when the game has no such thing.
+    seven_starts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

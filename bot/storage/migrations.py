@@ -1,0 +1,85 @@
+"""Versioned schema migrations, written once for both back ends.
+
+Each migration is a list of statements in portable SQL with three placeholders that each
+back end fills in (:func:`render`): ``{pk}`` for an auto-increment primary key, ``{big}`` for a
+64-bit integer (Discord ids), ``{real}`` for a double. ``schema_version`` records which
+migrations ran; a back end applies the missing ones in order at start-up, in one transaction
+each.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """How a back end spells the placeholders of :data:`MIGRATIONS`."""
+
+    pk: str
+    big: str
+    real: str
+
+
+SQLITE = Dialect(pk="INTEGER PRIMARY KEY AUTOINCREMENT", big="INTEGER", real="REAL")
+POSTGRES = Dialect(pk="BIGSERIAL PRIMARY KEY", big="BIGINT", real="DOUBLE PRECISION")
+
+#: (version, statements). Never edit a released migration: add a new one.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (
+        1,
+        (
+            """CREATE TABLE tables (
+                id {pk},
+                guild_id {big} NOT NULL,
+                channel_id {big} NOT NULL,
+                thread_id {big},
+                game TEXT NOT NULL,
+                options TEXT NOT NULL,
+                seed {big} NOT NULL,
+                host_id {big} NOT NULL,
+                seats TEXT NOT NULL,
+                players INTEGER NOT NULL,
+                phase TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                turn_time INTEGER NOT NULL,
+                absent_policy TEXT NOT NULL,
+                deadline {real},
+                reminded INTEGER NOT NULL,
+                log_length INTEGER NOT NULL,
+                winners TEXT NOT NULL,
+                extra TEXT NOT NULL,
+                created_at {real} NOT NULL,
+                updated_at {real} NOT NULL
+            )""",
+            "CREATE INDEX tables_by_place ON tables (guild_id, channel_id, phase)",
+            "CREATE INDEX tables_by_deadline ON tables (deadline)",
+            """CREATE TABLE moves (
+                table_id {big} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                idx INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                seat INTEGER,
+                text TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                PRIMARY KEY (table_id, idx)
+            )""",
+            """CREATE TABLE snapshots (
+                table_id {big} PRIMARY KEY REFERENCES tables (id) ON DELETE CASCADE,
+                log_length INTEGER NOT NULL,
+                position TEXT NOT NULL
+            )""",
+        ),
+    ),
+)
+
+SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+
+
+def render(statement: str, dialect: Dialect) -> str:
+    """Fill a migration statement's placeholders for ``dialect``."""
+    return statement.format(pk=dialect.pk, big=dialect.big, real=dialect.real)
+
+
+def pending(applied: int) -> list[tuple[int, tuple[str, ...]]]:
+    """The migrations after version ``applied``, in order."""
+    return [(version, stmts) for version, stmts in MIGRATIONS if version > applied]

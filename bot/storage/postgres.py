@@ -1,0 +1,153 @@
+"""The asyncpg back end (``DATABASE_URL=postgresql://...``), for several processes at once.
+
+It runs the same migrations (:mod:`bot.storage.migrations`) and the same queries
+(:mod:`bot.storage.rows`, renumbered to ``$n``) as SQLite.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.storage import migrations
+from bot.storage.rows import (
+    ACTIVE_PHASES,
+    INSERT_MOVE,
+    INSERT_TABLE,
+    SELECT_MOVES,
+    SELECT_TABLE,
+    UPDATE_TABLE,
+    entry_from_row,
+    move_values,
+    numbered,
+    record_from_row,
+    table_values,
+    update_values,
+)
+from bot.table_model import LogEntry, Phase, TableRecord
+
+#: Serialises schema migrations of processes starting at the same moment.
+_MIGRATION_LOCK = 0x706F6570  # "poep"
+
+
+class PostgresStorage:
+    """:class:`bot.storage.base.Storage` on PostgreSQL through an asyncpg pool."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = url
+        self.single_writer = False  # several processes share one PostgreSQL database
+        self.min_size = min_size
+        self.max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        """The open pool."""
+        if self._pool is None:
+            raise RuntimeError("storage is not open; call open() first")
+        return self._pool
+
+    async def open(self) -> None:
+        """Create the pool and apply pending migrations."""
+        self._pool = await asyncpg.create_pool(
+            self.url, min_size=self.min_size, max_size=self.max_size
+        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute(migrations.SCHEMA_VERSION_TABLE)
+            applied = await conn.fetchval("SELECT MAX(version) FROM schema_version") or 0
+            for version, statements in migrations.pending(int(applied)):
+                for statement in statements:
+                    await conn.execute(migrations.render(statement, migrations.POSTGRES))
+                await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+
+    async def close(self) -> None:
+        """Close the pool."""
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def create_table(self, record: TableRecord) -> int:
+        """Insert a table row and return its id."""
+        query = numbered(INSERT_TABLE) + " RETURNING id"
+        return int(await self.pool.fetchval(query, *table_values(record)))
+
+    async def commit(
+        self, record: TableRecord, expected_version: int, entries: Sequence[LogEntry] = ()
+    ) -> bool:
+        """Append ``entries`` and store ``record`` if the version is still ``expected_version``."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            status = await conn.execute(
+                numbered(UPDATE_TABLE), *update_values(record, expected_version)
+            )
+            if status != "UPDATE 1":
+                # Raising rolls the transaction back; nothing was written anyway.
+                return False
+            if entries:
+                await conn.executemany(
+                    numbered(INSERT_MOVE), [move_values(record.id, e) for e in entries]
+                )
+        return True
+
+    async def set_thread(self, table_id: int, thread_id: int | None) -> None:
+        """Record the table's thread."""
+        await self.pool.execute(
+            "UPDATE tables SET thread_id = $1 WHERE id = $2", thread_id, table_id
+        )
+
+    async def load_table(self, table_id: int) -> TableRecord | None:
+        """The table row, or None."""
+        row = await self.pool.fetchrow(SELECT_TABLE + " WHERE id = $1", table_id)
+        return None if row is None else record_from_row(tuple(row.values()))
+
+    async def load_version(self, table_id: int) -> int | None:
+        """The stored version of the table, or None."""
+        value = await self.pool.fetchval("SELECT version FROM tables WHERE id = $1", table_id)
+        return None if value is None else int(value)
+
+    async def load_log(self, table_id: int, start: int = 0) -> list[LogEntry]:
+        """Log entries from ``start`` on."""
+        rows = await self.pool.fetch(numbered(SELECT_MOVES), table_id, start)
+        return [entry_from_row(tuple(row.values())) for row in rows]
+
+    async def list_tables(
+        self, guild_id: int, channel_id: int | None = None, active: bool = True
+    ) -> list[TableRecord]:
+        """Tables of a guild or channel, oldest first."""
+        query = SELECT_TABLE + " WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if channel_id is not None:
+            query += " AND channel_id = ?"
+            params.append(channel_id)
+        if active:
+            query += " AND phase IN (?, ?)"
+            params.extend(ACTIVE_PHASES)
+        rows = await self.pool.fetch(numbered(query + " ORDER BY id"), *params)
+        return [record_from_row(tuple(row.values())) for row in rows]
+
+    async def tables_with_deadline(self) -> list[TableRecord]:
+        """Tables in play with a running turn clock."""
+        query = SELECT_TABLE + " WHERE deadline IS NOT NULL AND phase = $1 ORDER BY deadline"
+        rows = await self.pool.fetch(query, str(Phase.PLAYING))
+        return [record_from_row(tuple(row.values())) for row in rows]
+
+    async def save_snapshot(self, table_id: int, log_length: int, position: Any) -> None:
+        """Replace the table's snapshot."""
+        await self.pool.execute(
+            "INSERT INTO snapshots (table_id, log_length, position) VALUES ($1, $2, $3) "
+            "ON CONFLICT (table_id) DO UPDATE SET log_length = excluded.log_length, "
+            "position = excluded.position",
+            table_id,
+            log_length,
+            json.dumps(position),
+        )
+
+    async def load_snapshot(self, table_id: int) -> tuple[int, Any] | None:
+        """The table's snapshot, or None."""
+        row = await self.pool.fetchrow(
+            "SELECT log_length, position FROM snapshots WHERE table_id = $1", table_id
+        )
+        return None if row is None else (int(row[0]), json.loads(row[1]))

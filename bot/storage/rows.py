@@ -1,0 +1,139 @@
+"""Conversion between :class:`TableRecord` / :class:`LogEntry` and database rows, and the
+queries both back ends share (written with ``?`` parameters; PostgreSQL renumbers them)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.table_model import LogEntry, LogKind, Phase, Seat, TableRecord
+
+#: The columns of ``tables`` that a write sets, in order (``id`` excluded).
+TABLE_COLUMNS: tuple[str, ...] = (
+    "guild_id",
+    "channel_id",
+    "thread_id",
+    "game",
+    "options",
+    "seed",
+    "host_id",
+    "seats",
+    "players",
+    "phase",
+    "version",
+    "turn_time",
+    "absent_policy",
+    "deadline",
+    "reminded",
+    "log_length",
+    "winners",
+    "extra",
+    "created_at",
+    "updated_at",
+)
+
+SELECT_TABLE = "SELECT id, " + ", ".join(TABLE_COLUMNS) + " FROM tables"
+INSERT_TABLE = (
+    "INSERT INTO tables ("
+    + ", ".join(TABLE_COLUMNS)
+    + ") VALUES ("
+    + ", ".join("?" for _ in TABLE_COLUMNS)
+    + ")"
+)
+UPDATE_TABLE = (
+    "UPDATE tables SET "
+    + ", ".join(f"{c} = ?" for c in TABLE_COLUMNS if c not in ("thread_id", "created_at"))
+    + " WHERE id = ? AND version = ?"
+)
+INSERT_MOVE = (
+    "INSERT INTO moves (table_id, idx, kind, seat, text, version) VALUES (?, ?, ?, ?, ?, ?)"
+)
+SELECT_MOVES = (
+    "SELECT idx, kind, seat, text, version FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx"
+)
+ACTIVE_PHASES = (str(Phase.LOBBY), str(Phase.PLAYING))
+
+
+def table_values(record: TableRecord) -> list[Any]:
+    """The values of :data:`TABLE_COLUMNS` for ``record``."""
+    return [
+        record.guild_id,
+        record.channel_id,
+        record.thread_id,
+        record.game,
+        json.dumps(record.options, sort_keys=True),
+        record.seed,
+        record.host_id,
+        json.dumps([seat.to_json() for seat in record.seats]),
+        record.players,
+        str(record.phase),
+        record.version,
+        record.turn_time,
+        record.absent_policy,
+        record.deadline,
+        int(record.reminded),
+        record.log_length,
+        json.dumps(list(record.winners)),
+        json.dumps(record.extra, sort_keys=True),
+        record.created_at,
+        record.updated_at,
+    ]
+
+
+def update_values(record: TableRecord, expected_version: int) -> list[Any]:
+    """The parameters of :data:`UPDATE_TABLE`."""
+    values = dict(zip(TABLE_COLUMNS, table_values(record), strict=True))
+    del values["thread_id"], values["created_at"]
+    return [*values.values(), record.id, expected_version]
+
+
+def record_from_row(row: Sequence[Any] | Mapping[str, Any]) -> TableRecord:
+    """Build a record from a row of :data:`SELECT_TABLE`."""
+    values = list(row.values()) if isinstance(row, Mapping) else list(row)
+    data = dict(zip(("id", *TABLE_COLUMNS), values, strict=True))
+    return TableRecord(
+        id=int(data["id"]),
+        guild_id=int(data["guild_id"]),
+        channel_id=int(data["channel_id"]),
+        thread_id=None if data["thread_id"] is None else int(data["thread_id"]),
+        game=data["game"],
+        options=json.loads(data["options"]),
+        seed=int(data["seed"]),
+        host_id=int(data["host_id"]),
+        seats=tuple(Seat.from_json(s) for s in json.loads(data["seats"])),
+        players=int(data["players"]),
+        phase=Phase(data["phase"]),
+        version=int(data["version"]),
+        turn_time=int(data["turn_time"]),
+        absent_policy=data["absent_policy"],
+        deadline=None if data["deadline"] is None else float(data["deadline"]),
+        reminded=bool(data["reminded"]),
+        log_length=int(data["log_length"]),
+        winners=tuple(json.loads(data["winners"])),
+        extra=json.loads(data["extra"]),
+        created_at=float(data["created_at"]),
+        updated_at=float(data["updated_at"]),
+    )
+
+
+def move_values(table_id: int, entry: LogEntry) -> list[Any]:
+    """The parameters of :data:`INSERT_MOVE`."""
+    return [table_id, entry.index, str(entry.kind), entry.seat, entry.text, entry.version]
+
+
+def entry_from_row(row: Sequence[Any]) -> LogEntry:
+    """Build a log entry from a row of :data:`SELECT_MOVES`."""
+    idx, kind, seat, text, version = tuple(row)
+    seat_index = None if seat is None else int(seat)
+    return LogEntry(int(idx), LogKind(kind), seat_index, text, int(version))
+
+
+_PARAM = re.compile(r"\?")
+
+
+def numbered(query: str) -> str:
+    """Turn ``?`` parameters into PostgreSQL's ``$1, $2, ...``."""
+    counter = iter(range(1, 10_000))
+    return _PARAM.sub(lambda _m: f"${next(counter)}", query)

@@ -1,0 +1,187 @@
+"""Fixtures for the end-to-end tests of the Discord front end against the local fake Discord.
+
+``world`` is a fake Discord with one guild, a channel and three members (alice, bob, carol),
+and Pöppel's real bot (real table service over SQLite, real engines, real renderer) connected to
+it. ``world.restart()`` stops the bot and starts a fresh process-like one on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.bots import random_chooser
+from bot.clock import FakeClock
+from bot.discord_ui.app import create_bot, open_service
+from bot.discord_ui.client import BotConfig
+from bot.discord_ui.frontdesk import FrontDesk
+from bot.discord_ui.rendering import Renderer
+from tests.fakediscord.models import Channel, Guild, Message
+from tests.fakediscord.scripting import InteractionResult, ScriptedUser
+from tests.fakediscord.server import FakeDiscord
+
+
+@dataclass
+class World:
+    """The fake Discord, its guild and users, and the running bot."""
+
+    fake: FakeDiscord
+    guild: Guild
+    channel: Channel
+    alice: ScriptedUser
+    bob: ScriptedUser
+    carol: ScriptedUser
+    database_url: str
+    renderer: Renderer
+    clock: FakeClock = field(default_factory=FakeClock)
+    desk: FrontDesk | None = None
+    bot: Any = None
+    _stack: contextlib.AsyncExitStack | None = None
+    seeds: list[int] = field(default_factory=list)
+    bot_brain: Any = random_chooser
+
+    async def start_bot(self) -> None:
+        """Open the service on the database and connect a new bot to the fake."""
+        stack = contextlib.AsyncExitStack()
+        desk = await stack.enter_async_context(
+            open_service(
+                self.database_url,
+                renderer=self.renderer,
+                clock=self.clock,
+                choose_bot_move=self.bot_brain,
+            )
+        )
+        desk.seeds = self.seeds
+        await desk.service.start()  # the turn clock
+        stack.push_async_callback(desk.service.stop)
+        bot = create_bot(
+            desk,
+            config=BotConfig(sync_commands=True, dev_guild_id=self.guild.id),
+            # discord.py waits this long after the last GUILD_CREATE before READY.
+            guild_ready_timeout=0.05,
+        )
+        await stack.enter_async_context(self.fake.running(bot))
+        self.desk, self.bot, self._stack = desk, bot, stack
+
+    async def stop_bot(self) -> None:
+        """Disconnect the bot and close its storage (like a process exit)."""
+        if self._stack is not None:
+            await self._stack.aclose()
+            self._stack = None
+
+    async def restart(self) -> None:
+        """Stop the bot and start a new one on the same database."""
+        await self.stop_bot()
+        await self.start_bot()
+
+    # --- reading the fake ------------------------------------------------------------------
+
+    def lobby(self, table_id: int | None = None) -> Message:
+        """The lobby message of a table (the newest one without a table id)."""
+        for message in reversed(self.fake.messages(self.channel)):
+            mine = message.author.id == self.fake.bot_user.id and "table #" in message.text
+            if mine and (table_id is None or f"table #{table_id}" in message.text):
+                return message
+        raise AssertionError("no lobby message")
+
+    def thread_of(self, lobby: Message) -> Channel:
+        """The thread opened from a lobby message."""
+        assert lobby.thread_id is not None, "no thread was started from the lobby"
+        return self.fake.channel_of(lobby.thread_id)
+
+    def boards(self, thread: Channel) -> list[Message]:
+        """The board messages of a thread, oldest first."""
+        return [
+            m
+            for m in self.fake.messages(thread)
+            if m.author.id == self.fake.bot_user.id and not m.ephemeral
+        ]
+
+    def newest_board(self, thread: Channel) -> Message:
+        """The newest board message that carries controls."""
+        for message in reversed(self.boards(thread)):
+            if message.components:
+                return message
+        raise AssertionError("no board with controls")
+
+    async def wait(self, predicate: Callable[[], Any], what: str = "", limit: float = 10) -> Any:
+        """Wait for the bot to make ``predicate`` true (polled often: games take many steps)."""
+        deadline = time.monotonic() + limit
+        while not (value := predicate()):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met in {limit}s {what}")
+            await asyncio.sleep(0.002)
+        return value
+
+
+def _tiny_png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class RecordingRenderer:
+    """A fast stand-in for the renderer in long play-outs: a tiny PNG per image, and a record
+    of every view drawn for the public, so a test can check none held a hand."""
+
+    def __init__(self) -> None:
+        self.png = _tiny_png()
+        self.public_views: list[dict[str, Any]] = []
+
+    def renderer(self) -> Renderer:
+        """The :class:`Renderer` to hand to the bot."""
+
+        def board(view: Any, *, names: Any = None, highlight: Any = None) -> bytes:
+            self.public_views.append(dict(view))
+            return self.png
+
+        return Renderer(
+            render_board=board,
+            render_hand=lambda game, cards, playable=None: self.png,
+        )
+
+
+def private_text(result: InteractionResult, user: ScriptedUser) -> str:
+    """The text of the messages of ``result`` that ``user`` sees, asserting they are private."""
+    messages = result.visible_to(user)
+    assert messages, f"no answer visible to {user.name}: {result}"
+    for message in messages:
+        assert message.ephemeral, f"answer is public: {message.text!r}"
+    return "\n".join(m.text for m in messages)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    """A fake Discord with a guild, a channel, three members and the bot connected."""
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Tavern")
+        channel = fake.add_channel(guild, "games")
+        world = World(
+            fake=fake,
+            guild=guild,
+            channel=channel,
+            alice=fake.add_user("alice", guild=guild),
+            bob=fake.add_user("bob", guild=guild),
+            carol=fake.add_user("carol", guild=guild, manage_threads=True),
+            database_url=f"sqlite:///{tmp_path / 'tables.sqlite3'}",
+            renderer=Renderer.load(),
+        )
+        await world.start_bot()
+        try:
+            yield world
+        finally:
+            await world.stop_bot()
+        assert not fake.unknown_routes, f"the bot called unknown routes: {fake.unknown_routes}"
+        refused = [(r.method, r.path, r.status, r.body) for r in fake.rejected]
+        assert not refused, f"Discord refused requests of the bot: {refused}"

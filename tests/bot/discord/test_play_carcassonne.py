@@ -1,0 +1,59 @@
+"""Carcassonne played to the end through buttons only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.bot.discord.conftest import World
+from tests.bot.discord.driving import Stats, play_tiles_to_the_end
+from tests.bot.discord.secrecy import scan_public
+from tests.bot.discord.test_lobby import open_table
+
+
+async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> None:
+    world.seeds.append(5)
+    table_id, lobby = await open_table(
+        world, "carcassonne", players=3, river=True, inns_cathedrals="full"
+    )
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    stats = Stats()
+    end = await play_tiles_to_the_end(
+        world, table_id, [world.alice, world.bob], random.Random(4), stats
+    )
+    print(f"carcassonne: {stats.turns} turns, {stats.pages} pages")
+    assert "won" in end
+    assert stats.turns > 40
+    assert scan_public(world) > stats.turns
+
+
+async def test_figure_step_still_works_when_the_preview_fails(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.discord_ui import tile_prompts
+    from tests.bot.discord.driving import find, open_prompt, press, selects, to_act
+
+    def broken(view: object, placement: str) -> list[str]:
+        raise RuntimeError("no preview")
+
+    monkeypatch.setattr(tile_prompts, "figure_actions", broken)
+    world.seeds.append(5)
+    table_id, lobby = await open_table(world, "carcassonne", players=2)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    board = await world.wait(lambda: world.newest_board(thread))
+    user = to_act(board, [world.alice, world.bob])[0]
+    prompt = await open_prompt(world, user, board, "Place tile")
+    menu = selects(prompt)[0]
+    await press(world, user, prompt, menu["custom_id"], [menu["options"][0]["value"]])
+    rotation = next(b for b in prompt.buttons if ":rot:" in b["custom_id"])
+    await press(world, user, prompt, rotation["custom_id"])
+    assert "figure" in prompt.content
+    await press(world, user, prompt, find(prompt, ":mv:F:0")["custom_id"])
+    assert prompt.content.startswith("You placed")
+    log = await world.desk.service.storage.load_log(table_id)
+    assert [e.text for e in log][-1] == "none"

@@ -1,0 +1,95 @@
+"""Every refusal is answered privately, never with Discord's silent "interaction failed"."""
+
+from __future__ import annotations
+
+import random
+
+from tests.bot.discord.conftest import World, private_text
+from tests.bot.discord.driving import Stats, open_prompt, play_race_turn, to_act
+from tests.bot.discord.test_lobby import open_table
+
+
+async def start_tock_against_a_bot(world: World, seed: int = 21) -> tuple[int, object]:
+    """Alice against one bot; returns the table id and its thread."""
+    world.seeds.append(seed)
+    table_id, lobby = await open_table(world, "tock", players=2)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: world.newest_board(thread))
+    return table_id, thread
+
+
+async def test_spectator_gets_private_not_seated(world: World) -> None:
+    _table_id, thread = await start_tock_against_a_bot(world)
+    board = world.newest_board(thread)
+    result = await world.bob.click(board, label="Show my hand")
+    assert "not seated" in private_text(result, world.bob)
+    assert not world.alice.can_see(result.visible_to(world.bob)[0])
+
+
+async def test_outdated_board_and_not_your_turn_are_private(world: World) -> None:
+    table_id, thread = await start_tock_against_a_bot(world)
+    first = world.newest_board(thread)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(1), Stats())
+    newest = world.newest_board(thread)
+    assert newest.id != first.id
+    assert not first.buttons, "the old board's controls are removed"
+    # A stale prompt (opened from the board before) is refused privately.
+    result = await world.alice.click(newest, label="Show my hand")
+    assert "Your" in private_text(result, world.alice)
+
+
+async def test_crafted_custom_id_is_answered_privately(world: World) -> None:
+    _table_id, thread = await start_tock_against_a_bot(world)
+    board = world.newest_board(thread)
+    for crafted in ("t:1:v:1:nonsense:1:2:3:4:5", "x:evil", "t:999999:v:1:hand"):
+        data = {"custom_id": crafted, "component_type": 2}
+        result = await world.alice._interact(3, thread, data, message=board, wait=True, timeout=5)
+        assert "not valid" in private_text(result, world.alice), crafted
+
+
+async def test_actions_on_a_finished_table_are_refused(world: World) -> None:
+    table_id, thread = await start_tock_against_a_bot(world)
+    board = world.newest_board(thread)
+    prompt = await open_prompt(world, world.alice, board, "Show my hand")
+    await world.alice.slash(world.channel, "table abandon", table=table_id)
+    assert not board.buttons, "the last board loses its controls when the table ends"
+    card = next(b for b in prompt.buttons if not b.get("disabled"))
+    result = await world.alice.click(prompt, custom_id=card["custom_id"])
+    assert "over" in result.message.text.lower()
+    assert result.message.ephemeral
+    join = await world.bob.slash(world.channel, "table join", table=table_id)
+    assert private_text(join, world.bob)
+
+
+async def test_not_your_turn_is_private(world: World) -> None:
+    world.seeds.append(3)
+    table_id, lobby = await open_table(world, "carcassonne", players=2)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    board = await world.wait(lambda: world.newest_board(thread))
+    waiting = [
+        u for u in (world.alice, world.bob) if u not in to_act(board, [world.alice, world.bob])
+    ]
+    result = await waiting[0].click(board, label="Place tile")
+    assert "not your turn" in private_text(result, waiting[0]).lower()
+    acting = to_act(board, [world.alice, world.bob])[0]
+    prompt = await open_prompt(world, acting, board, "Place tile")
+    assert prompt.visible_for(acting.user)
+    assert not prompt.visible_for(waiting[0].user), "a prompt is seen by its user only"
+
+
+async def test_back_returns_from_a_cards_moves_to_the_hand(world: World) -> None:
+    from tests.bot.discord.driving import find, press
+
+    _table_id, thread = await start_tock_against_a_bot(world)
+    prompt = await open_prompt(world, world.alice, world.newest_board(thread), "Show my hand")
+    cards = [b["label"] for b in prompt.buttons]
+    card = next(b for b in prompt.buttons if not b.get("disabled"))
+    await press(world, world.alice, prompt, card["custom_id"])
+    assert prompt.content.startswith("Moves with")
+    await press(world, world.alice, prompt, find(prompt, ":hand2")["custom_id"])
+    assert [b["label"] for b in prompt.buttons] == cards
+    assert prompt.files, "the hand image is shown again"

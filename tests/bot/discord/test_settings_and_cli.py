@@ -1,0 +1,83 @@
+"""Settings, shard ids and the command line around the bot."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+from bot.settings import Settings, parse_shard_ids
+
+
+def test_shard_ids_as_range_or_list() -> None:
+    assert parse_shard_ids("0-3") == [0, 1, 2, 3]
+    assert parse_shard_ids("4,1,1") == [1, 4]
+    assert parse_shard_ids("") is None
+    with pytest.raises(ValueError, match="shard"):
+        parse_shard_ids("3-1")
+    with pytest.raises(ValueError, match="shard"):
+        parse_shard_ids("a-b")
+
+
+def test_settings_read_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "secret-token")
+    monkeypatch.setenv("DEV_GUILD_ID", "42")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert settings.discord_token is not None
+    assert settings.discord_token.get_secret_value() == "secret-token"
+    assert "secret-token" not in repr(settings)
+    assert settings.dev_guild_id == 42
+    assert settings.shard_count == 4
+    assert settings.database_url.startswith("sqlite:///")
+
+
+def test_run_without_token_explains_and_fails(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no .env here
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 2
+    assert "DISCORD_TOKEN" in capsys.readouterr().err
+
+
+async def test_sync_commands_registers_globally(tmp_path) -> None:
+    import asyncio
+    import os
+    import sys
+
+    from tests.fakediscord.server import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": fake.token,
+            "DISCORD_API_BASE": fake.api_base,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'sync.sqlite3'}",
+        }
+        env.pop("DEV_GUILD_ID", None)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "sync-commands",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        stdout, _stderr = await asyncio.wait_for(process.communicate(), 30)
+        assert process.returncode == 0
+        names = {c["name"] for c in fake.global_commands}
+    assert names == {"tock", "dog", "carcassonne", "table", "rules"}
+    assert b"Synced 5 commands" in stdout
+
+
+def test_bad_shard_ids_are_refused_before_connecting(
+    monkeypatch: pytest.MonkeyPatch, tmp_path, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-used")
+    assert main(["run", "--shard-count", "2", "--shard-ids", "1-0"]) == 2
+    assert "backwards" in caplog.text
+    assert main(["run", "--shard-ids", "0-1"]) == 2
+    assert "--shard-count" in caplog.text

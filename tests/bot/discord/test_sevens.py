@@ -1,0 +1,109 @@
+"""The split 7 played segment by segment, and the joker played as a 7."""
+
+from __future__ import annotations
+
+import random
+
+from bot.discord_ui import race_prompts
+from tests.bot.discord.conftest import World
+from tests.bot.discord.driving import (
+    Stats,
+    choose,
+    find,
+    greedy_chooser,
+    move_score,
+    open_prompt,
+    play_race_turn,
+    press,
+    to_act,
+)
+from tests.bot.discord.secrecy import scan_public
+from tests.bot.discord.test_lobby import open_table
+
+
+def _steps(move: str) -> int:
+    return move_score(move, 72) if "-r" in move and "h" not in move.split("-")[-1] else 99
+
+
+async def test_a_seven_in_three_segments(world: World) -> None:
+    world.bot_brain = greedy_chooser
+    world.seeds.append(41)
+    table_id, lobby = await open_table(world, "tock", players=2)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    rng, stats = random.Random(1), Stats()
+    for _ in range(200):
+        board = world.newest_board(thread)
+        assert to_act(board, [world.alice]), board.content
+        info = await world.desk.service.private_info(table_id, world.alice.id)
+        hand = [str(c) for c in info.view["hand"]]
+        starts = [m for m in info.seven_starts.get("7", ()) if 0 < _steps(m) < 7]
+        if not starts:
+            await play_race_turn(world, table_id, world.alice, thread, rng, stats)
+            continue
+        # Play the 7 one step at a time: 1 + 1 + ... the prompt asks for each next pawn.
+        boards_before = len(world.boards(thread))
+        prompt = await open_prompt(world, world.alice, board, "Show my hand")
+        await press(
+            world, world.alice, prompt, find(prompt, f":card:{hand.index('7')}")["custom_id"]
+        )
+        shortest = min(starts, key=_steps)
+        await choose(
+            world, world.alice, prompt, "7", race_prompts.choices(info, "7").index(shortest), stats
+        )
+        segments, lefts = 1, []
+        while not prompt.content.startswith("You played"):
+            assert "steps left" in prompt.content, prompt.content
+            lefts.append(int(prompt.content.split("**")[1].split()[0]))
+            info = await world.desk.service.private_info(table_id, world.alice.id)
+            offered = race_prompts.choices(info, "S")
+            segment = min(offered, key=_steps) if len(lefts) < 2 else max(offered, key=_steps)
+            await choose(world, world.alice, prompt, "S", offered.index(segment), stats)
+            segments += 1
+        assert segments >= 3
+        assert lefts == sorted(lefts, reverse=True)
+        assert lefts[0] < 7
+        # Every segment was announced publicly as it happened.
+        assert len(world.boards(thread)) - boards_before >= segments
+        scan_public(world)
+        return
+    raise AssertionError("alice never held a 7 that could be split")
+
+
+async def test_a_joker_played_as_a_seven(world: World) -> None:
+    world.bot_brain = greedy_chooser
+    world.seeds.append(12)
+    table_id, _lobby = await open_table(world, "dog", players=4)
+    for _ in range(3):
+        await world.alice.click(world.lobby(table_id), label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    rng, stats = random.Random(1), Stats()
+    for _ in range(300):
+        board = world.newest_board(thread)
+        if "Game over" in world.boards(thread)[-1].content:
+            break
+        info = await world.desk.service.private_info(table_id, world.alice.id)
+        hand = [str(c) for c in (info.view or {}).get("hand") or []]
+        as_seven = race_prompts.choices(info, "X=7") if info.to_act and "X" in hand else []
+        if not as_seven or (info.view or {}).get("phase") != "play":
+            await play_race_turn(world, table_id, world.alice, thread, rng, stats)
+            continue
+        prompt = await open_prompt(world, world.alice, board, "Show my hand")
+        await press(
+            world, world.alice, prompt, find(prompt, f":card:{hand.index('X')}")["custom_id"]
+        )
+        assert "joker stand for" in prompt.content
+        await press(world, world.alice, prompt, find(prompt, ":jok:7")["custom_id"])
+        assert "joker as 7" in prompt.content
+        await choose(world, world.alice, prompt, "X=7", 0, stats)
+        while not prompt.content.startswith("You played"):
+            info = await world.desk.service.private_info(table_id, world.alice.id)
+            await choose(world, world.alice, prompt, "S", 0, stats)
+        assert "Joker as 7" in stats.labels[0] or any("Joker as 7" in x for x in stats.labels)
+        after = await world.desk.service.private_info(table_id, world.alice.id)
+        assert len([c for c in after.view["hand"] if c == "X"]) == hand.count("X") - 1
+        scan_public(world)
+        return
+    raise AssertionError("alice never held a joker that could be a 7")

@@ -1,0 +1,71 @@
+"""/table status, board, log, leave and kick, and the turn clock acting for a player."""
+
+from __future__ import annotations
+
+import random
+
+from tests.bot.discord.conftest import World, private_text
+from tests.bot.discord.driving import Stats, play_race_turn
+from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_refusals import start_tock_against_a_bot
+
+
+async def test_status_board_and_log(world: World) -> None:
+    table_id, thread = await start_tock_against_a_bot(world, seed=5)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(1), Stats())
+    status = await world.bob.slash(world.channel, "table status", table=table_id)
+    assert "alice" in private_text(status, world.bob)
+    log = await world.alice.slash(thread, "table log")  # in the thread: no table option needed
+    text = private_text(log, world.alice)
+    assert "1. alice" in text
+    boards = len(world.boards(thread))
+    again = await world.alice.slash(world.channel, "table board", table=table_id)
+    assert "posted" in private_text(again, world.alice)
+    assert len(world.boards(thread)) == boards + 1
+    assert world.newest_board(thread).id == world.boards(thread)[-1].id
+
+
+async def test_leave_and_kick_in_the_lobby(world: World) -> None:
+    table_id, lobby = await open_table(world, "carcassonne", players=3)
+    await world.bob.click(lobby, label="Join")
+    await world.carol.click(world.lobby(table_id), label="Join")
+    left = await world.bob.slash(world.channel, "table leave", table=table_id)
+    assert "left" in private_text(left, world.bob)
+    assert "bob" not in world.lobby(table_id).text
+    refused = await world.carol.slash(
+        world.channel, "table kick", table=table_id, member=world.alice
+    )
+    assert "host" in private_text(refused, world.carol).lower()
+    kicked = await world.alice.slash(
+        world.channel, "table kick", table=table_id, member=world.carol
+    )
+    assert "removed" in private_text(kicked, world.alice)
+    assert "carol" not in world.lobby(table_id).text
+
+
+async def test_turn_clock_acts_and_the_board_follows(world: World) -> None:
+    world.seeds.append(6)
+    table_id, lobby = await open_table(world, "tock", players=2, turn_time=60)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: world.newest_board(thread))
+    boards = len(world.boards(thread))
+    world.clock.advance(61)
+    await world.wait(lambda: len(world.boards(thread)) > boards, limit=15)
+    texts = "\n".join(m.content for m in world.boards(thread)[boards:])
+    assert "did not act in time" in texts
+
+
+async def test_leaving_a_game_in_play_hands_the_seat_over(world: World) -> None:
+    world.seeds.append(8)
+    table_id, lobby = await open_table(world, "carcassonne", players=2)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: world.newest_board(thread))
+    left = await world.bob.slash(thread, "table leave")
+    assert "left" in private_text(left, world.bob)
+    table = await world.desk.service.get(table_id)
+    assert table.seat_of(world.bob.id) is None, "bob no longer plays"
+    assert "bob (left)" in world.lobby(table_id).text

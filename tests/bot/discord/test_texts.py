@@ -1,0 +1,68 @@
+"""Moves and cards in words, as the buttons show them."""
+
+from __future__ import annotations
+
+from bot.discord_ui.texts import card_of_move, declared_of_move, move_label
+
+VIEW = {
+    "viewer": 0,
+    "seats": [0, 1, 2, 3],
+    "board": {"ring": 72, "per_seat": 18},
+    "pawns": {"0": ["r17", "r30", "k0", "k0"], "1": ["r40", "k1", "k1", "k1"]},
+}
+NAMES = {0: "alice", 1: "Bob", 2: "carol", 3: "dave"}
+
+
+def test_labels_in_words() -> None:
+    assert move_label("K:E", VIEW, NAMES) == "K: bring a pawn out"
+    assert move_label("Q:r17-r29", VIEW, NAMES) == "Q: pawn on 17 → 29"
+    assert move_label("J:r30<>r40", VIEW, NAMES) == "J: swap your 30 with Bob's 40"
+    assert move_label("9:D", VIEW, NAMES) == "9: discard"
+    assert move_label("F", VIEW, NAMES).startswith("Fold")
+    assert move_label("K:E1", VIEW, NAMES) == "K: bring out a pawn of Bob"
+    assert move_label("3:r17-h0.2", VIEW, NAMES) == "3: pawn on 17 → home 2"
+    assert move_label("X=7:r17-r24", VIEW, NAMES) == "Joker as 7: pawn on 17 → 24 (7 steps)"
+    assert move_label("7:r17-r18,r30-r36", VIEW, NAMES) == (
+        "7: pawn on 17 → 18 (1 step), pawn on 30 → 36 (6 steps)"
+    )
+    assert move_label("r40-r42", VIEW, NAMES) == "Bob's pawn on 40 → 42 (2 steps)"
+
+
+def test_card_of_move() -> None:
+    assert card_of_move("10:r1-r11") == "10"
+    assert card_of_move("X=A:E") == "X"
+    assert declared_of_move("X=A:E") == "A"
+    assert card_of_move("G:Q") == "Q"
+    assert card_of_move("F") is None
+    assert card_of_move("r1-r3") is None
+
+
+def test_lobby_lists_every_seat_with_teams_and_free_places() -> None:
+    from bot.discord_ui.texts import lobby_text
+    from bot.table_model import Phase, Seat, TableRecord
+
+    lobby = TableRecord(
+        id=3,
+        guild_id=1,
+        channel_id=2,
+        game="tock",
+        options={"game_type": "2v2"},
+        seed=1,
+        host_id=10,
+        players=4,
+        seats=(Seat(0, 10, "alice"), Seat(1), Seat(2, bot_level="easy", name="Bot 3"), Seat(3)),
+    )
+    lines = lobby_text(lobby).splitlines()
+    assert "1. alice — team A" in lines
+    assert "2. *free* — team B" in lines
+    assert "3. 🤖 Bot 3 (easy) — team A" in lines
+    # In play, the seats are the engine's (Tock with 2 players does not use seats 0 and 1).
+    playing = lobby.with_changes(
+        phase=Phase.PLAYING,
+        players=2,
+        options={},
+        seats=(Seat(0, 10, "alice"), Seat(3, bot_level="easy", name="Bot 2")),
+    )
+    text = lobby_text(playing)
+    assert "*free*" not in text
+    assert "2. 🤖 Bot 2 (easy)" in text
