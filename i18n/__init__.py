@@ -1,20 +1,23 @@
 """Pöppel's languages: English, German and Hungarian messages, and the rules help.
 
+It sits beside ``engine`` and ``renderer`` (not inside ``bot``) because both the renderer and the
+bot speak to players, and the renderer must not reach up into the application.
+
 ``t(key, locale, **params)`` is the one function most code needs; the catalogues are gettext
-``.po`` files in ``bot/i18n/locales`` (``en.po`` is the reference). To add a message, add the
-key to all three files with the same ``{placeholders}``: ``tests/bot/test_i18n.py`` fails when
+``.po`` files in ``i18n/locales`` (``en.po`` is the reference). To add a message, add the
+key to all three files with the same ``{placeholders}``: ``tests/i18n/test_catalog.py`` fails when
 a language lacks a key English has or its placeholders differ. Rules pages are the
 ``rules.<game>.<topic>`` keys (at most 2000 characters each).
 
-Modules: :mod:`~bot.i18n.catalog` (loading, ``t``), :mod:`~bot.i18n.rules` (``/rules``),
-:mod:`~bot.i18n.events` (engine events in words), :mod:`~bot.i18n.reverse` (the service's
-English sentences in another language) and :mod:`~bot.i18n.translator` (slash commands; the
+Modules: :mod:`~i18n.catalog` (loading, ``t``), :mod:`~i18n.rules` (``/rules``),
+:mod:`~i18n.events` (engine events in words), :mod:`~bot.discord_ui.retranslate` (the service's
+English sentences in another language) and :mod:`~bot.discord_ui.translator` (slash commands; the
 only module that imports discord.py).
 """
 
 from __future__ import annotations
 
-from bot.i18n.catalog import (
+from i18n.catalog import (
     DEFAULT_LOCALE,
     LOCALES,
     has_key,
@@ -24,7 +27,7 @@ from bot.i18n.catalog import (
     t,
     tn,
 )
-from bot.i18n.rules import rules_games, rules_page, rules_topics, topic_title
+from i18n.rules import rules_games, rules_page, rules_topics, topic_title
 
 __all__ = [
     "DEFAULT_LOCALE",

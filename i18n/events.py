@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n.catalog import DEFAULT_LOCALE, normalise_locale, t, tn
+from i18n.catalog import DEFAULT_LOCALE, normalise_locale, t, tn
 
 Names = Mapping[int, str] | Sequence[str] | None
 

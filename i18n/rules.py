@@ -6,7 +6,7 @@ the command) as ``rules.topic.<topic>``. Every page fits one Discord message (20
 
 from __future__ import annotations
 
-from bot.i18n.catalog import t
+from i18n.catalog import t
 
 #: The topics of each game, in the order the command offers them; the first is the default.
 RULES_TOPICS: dict[str, tuple[str, ...]] = {

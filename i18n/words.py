@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.i18n.catalog import has_key, t
+from i18n.catalog import has_key, t
 
 #: Options whose values are words with their own keys (``option.<name>.<value>``), and the
 #: expansions, which share theirs (``option.expansion.<value>``).

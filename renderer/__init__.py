@@ -9,8 +9,8 @@ colour-blind-safe Okabe–Ito palette and every pawn and figure also carries its
 Public API
 ----------
 Every function that draws words takes ``locale`` (``"en"``, ``"de"``, ``"hu"``, a regional
-code or a ``discord.Locale``; default English): the labels come from :func:`bot.i18n.t`, the
-last-move sentence from :func:`bot.i18n.events.event_text`. Public messages use the server's
+code or a ``discord.Locale``; default English): the labels come from :func:`i18n.t`, the
+last-move sentence from :func:`i18n.events.event_text`. Public messages use the server's
 locale.
 
 ``render_board(view, *, names=None, highlight=None, locale=None) -> bytes``
@@ -51,7 +51,7 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bot.i18n import normalise_locale
+from i18n import normalise_locale
 from renderer.carcassonne.board import (
     carcassonne_cell_center,
     carcassonne_palette,

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t
+from i18n import t
 from renderer.style import INK, PAPER, RGB, WHITE, draw_centered_text, fixed_palette, font, tint
 
 CARD_W = 120

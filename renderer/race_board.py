@@ -8,8 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t, tn
-from bot.i18n.events import colour_word
+from i18n import t, tn
+from i18n.events import colour_word
 from renderer.race_events import LastMove, last_move, owner_of, walk_path
 from renderer.race_layout import STRIP_ROW_HEIGHT, RaceLayout, layout_for, pawn_slots
 from renderer.style import (

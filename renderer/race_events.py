@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n.events import event_text
+from i18n.events import event_text
 from renderer.race_layout import RaceLayout
 
 _LOC = r"(?:r\d+|h\d\.[1-4])"
@@ -66,7 +66,7 @@ def last_move(
 ) -> LastMove:
     """Collect the drawable parts of the last action from ``view["events"]``.
 
-    ``text`` is the events' sentences in ``locale`` (see :func:`bot.i18n.events.event_text`).
+    ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`).
 
     The engines report a card play as a ``play`` event (card and notation) followed by
     ``move`` (with the exact ``path``), ``bring_out``, ``swap`` and ``capture`` events. When

@@ -49,12 +49,12 @@ class PoeppelBotMixin:
     async def setup_hook(self) -> None:
         from bot.discord_ui.commands import register_commands
         from bot.discord_ui.components import TableControl
-        from bot.i18n.translator import PoeppelTranslator
+        from bot.discord_ui.translator import PoeppelTranslator
 
         bot: commands.Bot = self  # type: ignore[assignment]
         bot.add_dynamic_items(TableControl)
         register_commands(bot.tree)
-        # Command names, descriptions and choices in German and Hungarian (bot.i18n).
+        # Command names, descriptions and choices in German and Hungarian (i18n).
         await bot.tree.set_translator(PoeppelTranslator())
         await self.desk.attach(bot)
         if self.config.sync_commands:

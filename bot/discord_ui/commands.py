@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.i18n import rules_games, rules_page, t
-from bot.i18n.rules import RULES_TOPICS
-from bot.i18n.translator import locale_of
+from bot.discord_ui.translator import locale_of
+from i18n import rules_games, rules_page, t
+from i18n.rules import RULES_TOPICS
 
 if TYPE_CHECKING:
     from bot.discord_ui.client import PoeppelBot

@@ -14,8 +14,8 @@ import discord
 
 from bot.discord_ui.custom_ids import TEMPLATE, BadCustomId, ControlId, control_id, parse_control_id
 from bot.discord_ui.replies import reply_private
-from bot.i18n import t
-from bot.i18n.translator import locale_of
+from bot.discord_ui.translator import locale_of
+from i18n import t
 
 _TEMPLATE = re.compile(TEMPLATE)
 

@@ -19,12 +19,12 @@ from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
+from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
+from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
-from bot.i18n import t
-from bot.i18n.reverse import retranslate
-from bot.i18n.translator import guild_locale_of, locale_of
 from bot.table_model import Phase, TableError, TableRecord
+from i18n import t
 
 if TYPE_CHECKING:
     from discord.ext import commands

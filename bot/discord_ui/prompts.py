@@ -16,8 +16,8 @@ import discord
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import ControlId, control_id
 from bot.effects import PrivateInfo
-from bot.i18n import t
 from bot.table_model import NotSeated, NotYourTurn, Phase, WrongPhase
+from i18n import t
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk

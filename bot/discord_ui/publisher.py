@@ -19,13 +19,13 @@ import discord
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
+from bot.discord_ui.translator import guild_locale_of
 from bot.effects import Effects, PublicUpdate
-from bot.i18n import t
-from bot.i18n.events import event_text
-from bot.i18n.reverse import retranslate
-from bot.i18n.translator import guild_locale_of
 from bot.table_model import Phase, TableRecord
+from i18n import t
+from i18n.events import event_text
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -128,8 +128,9 @@ def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
 
     The service writes English: the engine's event sentences, framed by its own ("Ann: …",
     "… Game over: Ann won."). The events are told again from their facts
-    (:func:`bot.i18n.events.event_text`) and the framing sentences are read back into their
-    catalogue keys (:func:`bot.i18n.reverse.retranslate`); what neither knows stays English.
+    (:func:`i18n.events.event_text`) and the framing sentences are read back into their
+    catalogue keys (:func:`bot.discord_ui.retranslate.retranslate`); what neither knows stays
+    English.
     """
     text = update.text or ""
     if locale == "en" or not text:

@@ -19,10 +19,10 @@ from bot.discord_ui.prompts import (
     send_prompt,
 )
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
+from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
-from bot.i18n import t
-from bot.i18n.translator import locale_of
 from bot.table_model import TableError
+from i18n import t
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk

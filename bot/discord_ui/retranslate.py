@@ -14,7 +14,7 @@ import re
 import string
 from functools import cache
 
-from bot.i18n.catalog import DEFAULT_LOCALE, catalogue, normalise_locale, placeholders, t
+from i18n.catalog import DEFAULT_LOCALE, catalogue, normalise_locale, placeholders, t
 
 #: Families of keys whose English text the service produces.
 SERVICE_PREFIXES: tuple[str, ...] = ("error.", "table.", "desk.", "cmd.error.")
@@ -31,10 +31,12 @@ def _patterns(prefixes: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], .
         for literal, field, _spec, _conversion in _parse(text):
             regex += re.escape(literal)
             if field is not None:
-                regex += f"(?P<{field}>.+?)"
+                # A parameter never spans a sentence end: "A joined. B is the host now." is
+                # two sentences, not one "{name} is the host now." about "A joined. B".
+                regex += f"(?P<{field}>(?:(?!\\. ).)+?)"
         found.append((key, re.compile(regex, re.DOTALL)))
     # Templates with more fixed text first: "A {level} bot took seat {seat}." before "{name}.".
-    found.sort(key=lambda item: -len(re.sub(r"\(\?P<\w+>\.\+\?\)", "", item[1].pattern)))
+    found.sort(key=lambda item: -len(re.sub(r"\(\?P<\w+>.*?\)\+\?", "", item[1].pattern)))
     return tuple(found)
 
 

@@ -3,7 +3,7 @@
 Everything here is a pure function of public data (table records, public updates, the
 viewer's own view), so it can be tested without Discord and never reveals a hand. Every
 function takes the reader's ``locale`` (default English); the words come from
-:mod:`bot.i18n`.
+:mod:`i18n`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import t, tn
-from bot.i18n.words import card_text
-from bot.i18n.words import options_line as _options_line
+from bot.discord_ui.retranslate import retranslate
 from bot.table_model import Phase, TableRecord
+from i18n import t, tn
+from i18n.words import card_text
+from i18n.words import options_line as _options_line
 
+#: The service's names for bot seats, read back to say them in the reader's language.
+_BOT_NAMES = ("table.bot_name", "table.bot_suffix")
 GAME_TITLES = {"tock": "Tock", "dog": "Dog", "carcassonne": "Carcassonne"}
 COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
 RANK_WORDS = {"A": "A", "J": "J", "Q": "Q", "K": "K", "X": "Joker"}
@@ -29,7 +32,10 @@ def seat_name(table: TableRecord, seat: int | None, locale: object = "en") -> st
     for s in table.seats:
         if s.index == seat:
             if s.is_bot and s.user_id is None:
-                return s.name or t("seat.bot", locale, number=seat + 1)
+                if not s.name:
+                    return t("seat.bot", locale, number=seat + 1)
+                # The service names bots in English ("Bot 2 (easy)", "Ann (bot)").
+                return retranslate(s.name, locale, _BOT_NAMES)
             return s.name or t("seat.player", locale, number=seat + 1)
     return t("seat.seat", locale, number=seat + 1)
 
@@ -94,7 +100,8 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
             who = t("lobby.free", locale)
         elif s.is_bot and s.user_id is None:
             level = t(f"bot_level.{s.bot_level}", locale) if s.bot_level else ""
-            who = t("lobby.bot", locale, name=s.name or t("lobby.bot_default", locale), level=level)
+            name = retranslate(s.name, locale, _BOT_NAMES) or t("lobby.bot_default", locale)
+            who = t("lobby.bot", locale, name=name, level=level)
         else:
             who = s.name or f"<@{s.user_id}>"
             if s.left:

@@ -25,9 +25,9 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
-from bot.i18n import t
-from bot.i18n.translator import locale_of
+from i18n import t
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 
-from bot.i18n.catalog import DEFAULT_LOCALE, catalogue, normalise_locale, t
+from i18n.catalog import DEFAULT_LOCALE, catalogue, normalise_locale, t
 
 #: Discord's rule for command and option names (after lowercasing).
 NAME_PATTERN = re.compile(r"^[-_\w]{1,32}$")

@@ -66,7 +66,7 @@ def choose_move(
     if not isinstance(seat, int) or seat not in view.get("to_act", ()):
         raise ValueError(f"seat {seat!r} owes no decision in this view")
     # Keep a margin for the work around the search (sampling, ranking, the caller).
-    budget = Budget(max(0.0, 0.8 * time_budget), iterations)
+    budget = Budget(max(0.0, 0.75 * time_budget), iterations)
     if game == "carcassonne":
         return _carcassonne(view, level, seat, seed, budget)
     return _race(_race_game(game), view, level, seat, seed, budget)

@@ -8,6 +8,10 @@ feature (K-6.2) get its value. Followers in supply are worth the points they can
 the first two more than the rest (a reserve keeps a player able to claim good features), so
 a farmer placed early pays for a follower lost for the rest of the game ("farms late").
 The position holds no hidden information; only the pile order is unknown.
+
+``normal`` judges completion by a rule of thumb (open sides, tiles left); ``hard`` passes a
+:class:`TileOdds` that counts the unseen tiles able to fill each open cell, so it knows a
+city whose hole no remaining tile fits will never be finished.
 """
 
 from __future__ import annotations

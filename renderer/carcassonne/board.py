@@ -8,8 +8,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import t
-from bot.i18n.events import colour_word
+from i18n import t
+from i18n.events import colour_word
 from renderer.carcassonne.tiles import (
     CITY,
     FIELD,

@@ -9,7 +9,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 # Imported as ``translate``: ``t`` is the tile size throughout this module.
-from bot.i18n import t as translate
+from i18n import t as translate
 from renderer.carcassonne.board import (
     board_cells,
     draw_board_area,

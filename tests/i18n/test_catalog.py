@@ -8,7 +8,8 @@ import string
 import discord
 import pytest
 
-from bot.i18n import (
+from engine import get_game
+from i18n import (
     LOCALES,
     catalog,
     keys,
@@ -20,9 +21,8 @@ from bot.i18n import (
     t,
     tn,
 )
-from bot.i18n.catalog import LOCALE_DIR, catalogue
-from bot.i18n.rules import MESSAGE_LIMIT
-from engine import get_game
+from i18n.catalog import LOCALE_DIR, catalogue
+from i18n.rules import MESSAGE_LIMIT
 
 OTHER_LOCALES = [locale for locale in LOCALES if locale != "en"]
 ENGLISH = catalogue("en")

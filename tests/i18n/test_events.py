@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n.events import event_text, list_words
 from engine import get_game
+from i18n.events import event_text, list_words
 
 #: Events whose sentence stays the engine's English (a farm or goods breakdown per player).
 KEPT_IN_ENGLISH = {("carcassonne", "farm"), ("carcassonne", "goods")}

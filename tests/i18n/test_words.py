@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n.words import card_text, duration_text, options_line
+from i18n.words import card_text, duration_text, options_line
 
 TOCK = {"game_type": "2v2", "seven": "split", "quick_start": True, "variant5": False}
 CARCASSONNE = {"farms": "third", "river": True, "inns_cathedrals": "full", "small_cities": False}

@@ -16,8 +16,8 @@ from PIL import ImageFont
 import engine.carcassonne as carcassonne
 import engine.dog as dog
 import engine.tock as tock
-from bot.i18n import LOCALES
-from bot.i18n.catalog import catalogue
+from i18n import LOCALES
+from i18n.catalog import catalogue
 from renderer import (
     placement_order,
     render_board,

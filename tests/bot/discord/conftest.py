@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -85,9 +86,11 @@ class World:
 
     def lobby(self, table_id: int | None = None) -> Message:
         """The lobby message of a table (the newest one without a table id)."""
+        # The lobby's first line is "**Tock** table #7 — host …" in every language.
+        wanted = re.compile(rf"#{table_id if table_id is not None else '[0-9]+'} — ")
         for message in reversed(self.fake.messages(self.channel)):
-            mine = message.author.id == self.fake.bot_user.id and "table #" in message.text
-            if mine and (table_id is None or f"table #{table_id}" in message.text):
+            first_line = message.text.split("\n", 1)[0]
+            if message.author.id == self.fake.bot_user.id and wanted.search(first_line):
                 return message
         raise AssertionError("no lobby message")
 
@@ -142,13 +145,15 @@ class RecordingRenderer:
     def renderer(self) -> Renderer:
         """The :class:`Renderer` to hand to the bot."""
 
-        def board(view: Any, *, names: Any = None, highlight: Any = None) -> bytes:
+        def board(
+            view: Any, *, names: Any = None, highlight: Any = None, locale: Any = None
+        ) -> bytes:
             self.public_views.append(dict(view))
             return self.png
 
         return Renderer(
             render_board=board,
-            render_hand=lambda game, cards, playable=None: self.png,
+            render_hand=lambda game, cards, playable=None, locale=None: self.png,
         )
 
 

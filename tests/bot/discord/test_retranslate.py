@@ -7,14 +7,26 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n.reverse import match_english, retranslate
+from bot.discord_ui.retranslate import match_english, retranslate
 
-TABLES = Path(__file__).resolve().parents[2] / "bot" / "tables.py"
+BOT = Path(__file__).resolve().parents[3] / "bot"
+#: The table service's modules (it raises its refusals as ``TableError`` sentences).
+SERVICE = sorted(
+    [BOT / "tables.py", BOT / "turn_clock.py", BOT / "bot_turns.py", *BOT.glob("table_*.py")]
+)
 
 
 def _refusals() -> list[str]:
     """Every message the service raises, with its ``{placeholders}`` filled with ``7``."""
-    tree = ast.parse(TABLES.read_text(encoding="utf-8"))
+    found = []
+    for path in SERVICE:
+        if path.exists():
+            found += _raised(path)
+    return found
+
+
+def _raised(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)):

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 
 from bot.discord_ui.commands import register_commands
-from bot.i18n.translator import (
+from bot.discord_ui.translator import (
     PoeppelTranslator,
     guild_locale_of,
     locale_of,
@@ -81,6 +81,11 @@ async def test_localised_names_follow_discords_rules() -> None:
                     o.get("name_localizations", {}).get(locale.value, o["name"]) for o in siblings
                 ]
                 assert len(local) == len(set(local)), f"{item['name']}: {local}"
+                choices = [
+                    c.get("name_localizations", {}).get(locale.value, c["name"])
+                    for c in item.get("choices", [])
+                ]
+                assert len(choices) == len(set(choices)), f"{item['name']}: {choices}"
 
 
 async def test_commands_read_in_german_and_hungarian() -> None:
