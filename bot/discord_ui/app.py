@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -95,6 +96,25 @@ async def open_service(
         await storage.close()
 
 
+def close_on_sigterm(bot: discord.Client) -> None:
+    """End the bot cleanly on SIGTERM (``docker stop``, ``systemctl stop``, a rolling restart).
+
+    Without this, SIGTERM kills the process on the spot. Nothing stored would be lost (every
+    move is committed before it is announced), but closing lets the gateway connections end
+    properly and the pending bot turns and board posts finish or stop in order.
+    """
+    loop = asyncio.get_running_loop()
+    tasks: set[asyncio.Task[None]] = set()
+
+    def close() -> None:
+        task = loop.create_task(bot.close())
+        tasks.add(task)  # keep a reference until it is done
+        task.add_done_callback(tasks.discard)
+
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
+        loop.add_signal_handler(signal.SIGTERM, close)
+
+
 async def _serve(
     settings: Settings, *, shard_count: int | None, shard_ids: list[int] | None, sync: bool
 ) -> None:
@@ -110,6 +130,7 @@ async def _serve(
         if owns is not None:
             desk.service.owns_guild = owns
         async with bot:
+            close_on_sigterm(bot)
             # Log in first (REST works from here), then arm the turn clocks, whose effects
             # are posted through REST, then connect to the gateway.
             await bot.login(token)

@@ -10,6 +10,8 @@ on, and the slash commands are synced by one process only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import os
 import random
 import re
@@ -118,16 +120,17 @@ class BotProcess:
         self.proc.send_signal(signal.SIGKILL)
         await self.proc.wait()
 
-    async def stop(self) -> None:
-        """Ask the process to end (SIGTERM), then make sure it did."""
+    async def stop(self) -> int | None:
+        """Ask the process to end (SIGTERM) and return its exit status; SIGKILL if it hangs."""
         if self.proc is None or self.proc.returncode is not None:
-            return
+            return None
         self.proc.send_signal(signal.SIGTERM)
         try:
-            await asyncio.wait_for(self.proc.wait(), 15)
+            return await asyncio.wait_for(self.proc.wait(), 20)
         except TimeoutError:
             self.proc.send_signal(signal.SIGKILL)
             await self.proc.wait()
+            return None
 
 
 def process_env(fake: FakeDiscord, database_url: str) -> dict[str, str]:
@@ -170,6 +173,11 @@ async def until(
 def identified(fake: FakeDiscord, shard: int) -> int:
     """How many times a process identified for ``shard``."""
     return fake.gateway.log.count(("IDENTIFY", shard))
+
+
+def clicks_of(fake: FakeDiscord, user_id: int) -> list[int]:
+    """The ids of the component interactions ``user_id`` made."""
+    return [i.id for i in fake.interactions.values() if i.type == 3 and i.user.id == user_id]
 
 
 def sync_requests(fake: FakeDiscord) -> list[str]:
@@ -219,8 +227,8 @@ class Game:
 
     async def open(self) -> None:
         """Open the table, add an easy bot and start (all through Discord)."""
-        self.table_id, lobby = await open_table(self.world, "tock", players=2)
-        await self.world.alice.click(lobby, label="Add bot")
+        self.table_id, _lobby = await open_table(self.world, "tock", players=2)
+        await self.world.alice.click(self.world.lobby(self.table_id), label="Add bot")
         await self.world.alice.click(self.world.lobby(self.table_id), label="Start")
         thread = self.thread()
         board = await self.world.wait(lambda: self._newest(thread), what="(no first board)")
@@ -248,14 +256,31 @@ class Game:
                 self.world, self.table_id, self.world.alice, thread, self.rng, self.stats
             )
             await self.world.wait(
-                lambda b=before: self.over() or self.version() > b,
-                what="(no board after the move)",
+                functools.partial(self._moved_on, before), what="(no board after the move)"
             )
             if not self.over():
                 self.boards_seen.add(self.version())
 
+    def _moved_on(self, before: int) -> bool:
+        return self.over() or self.version() > before
+
     def version(self) -> int:
+        """The version of the newest board with controls."""
         return board_version(self.world.newest_board(self.thread()))
+
+    async def repost(self) -> None:
+        """``/table board``: the stored position posted again, with controls."""
+        thread = self.thread()
+        last = self.world.boards(thread)[-1].id
+        result = await self.world.alice.slash(
+            self.world.channel, "table board", table=self.table_id, timeout=STEP_LIMIT
+        )
+        assert result.ephemeral, result
+        board = await self.world.wait(
+            lambda: (b := self.world.boards(thread)[-1]).id != last and b.buttons and b,
+            what="(no board after /table board)",
+        )
+        self.boards_seen.add(board_version(board))
 
 
 def make_world(
@@ -324,21 +349,37 @@ async def test_two_processes_share_the_guilds_and_survive_a_kill(
             await asyncio.gather(*(g.open() for g in games))
             await asyncio.gather(*(g.play(3) for g in games))
 
-            # Shard 1's process dies while shard 0's guild is in the middle of its turns.
+            # Shard 1's process dies in the middle of alice's turn (a click of hers has just
+            # reached it), while shard 0's guild is in the middle of its turns too.
             zero_playing = asyncio.create_task(games[0].play(4))
-            await asyncio.sleep(0)
-            before_kill = games[1].version()
+            alice = games[1].world.alice
+            clicks = len(clicks_of(fake, alice.id))
+            one_playing = asyncio.create_task(games[1].play(1))
+            await until(
+                lambda: len(clicks_of(fake, alice.id)) >= clicks + 3 or one_playing.done(),
+                "alice in the middle of her turn",
+                processes,
+            )
             await processes[1].kill()
+            one_playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await one_playing  # (a real failure of the turn before the kill is raised)
             await zero_playing
-            assert games[0].stats.turns >= 4 or games[0].over()
+            assert games[0].stats.turns >= 7 or games[0].over()
 
             await processes[1].start()
             await until(lambda: identified(fake, 1) == 2, "shard 1 identified again", processes)
+            # The move in flight may or may not have been stored (and its board not posted):
+            # /table board shows the stored state with fresh controls.
+            await games[1].repost()
+            before_restart = games[1].version()
             zero_before = games[0].version()
             await asyncio.gather(*(g.play(3) for g in games))
-            assert games[1].version() > before_kill or games[1].over(), "guild of shard 1 plays on"
-            assert games[0].version() > zero_before or games[0].over(), "guild of shard 0 plays on"
+            assert games[1].version() > before_restart or games[1].over(), "shard 1's guild plays"
+            assert games[0].version() > zero_before or games[0].over(), "shard 0's guild plays"
             assert games[1].stats.turns >= 6 or games[1].over()
+            # SIGTERM (docker stop, systemctl stop) ends both processes cleanly.
+            assert await asyncio.gather(*(p.stop() for p in processes)) == [0, 0]
         finally:
             await asyncio.gather(*(p.stop() for p in processes))
 
