@@ -6,7 +6,8 @@ id; ``State.find`` is the query) has a :class:`Feature` record at each root with
 the count of unmatched sides, the cells, shields, inn, cathedral, goods and, for fields, the
 city segments it borders, so completion and scoring need no flood fill (K-2.15). Empty cells
 next to the board are kept with a code of the terrain each neighbour shows towards them, so
-legal placements need no scan of the board. The river's open end moves with each river tile.
+legal placements need no scan of the board; their keys are row-major ints (:func:`cell_key`),
+so that sorting them gives the CN-4.1 order. The river's open end moves with each river tile.
 """
 
 from __future__ import annotations
@@ -31,11 +32,13 @@ if TYPE_CHECKING:
 Cell = tuple[int, int]
 SEG_BITS = 4  # a tile has at most 16 segments (the largest has 9)
 # Frontier cells are keyed by one int, row-major, so that sorting keys sorts cells by (y, x)
-# (CN-4.1). The window of a million cells each way is far beyond any pile (a forced draw
-# order, CN-6, could be long, but not that long).
-KEY_HALF = 1 << 20
+# (CN-4.1). The window of 4096 cells each way keeps every key << 4 below 2**30, a one-digit
+# Python int (cheaper to sort and hash); no pile reaches its edge (set-up caps forced draw
+# orders at MAX_DRAWS tiles, CN-6).
+KEY_HALF = 1 << 12
 KEY_WIDTH = 2 * KEY_HALF
 KEY_OFFSET = KEY_HALF * KEY_WIDTH + KEY_HALF
+MAX_DRAWS = KEY_HALF - 96  # the tiles of a forced draw order, start tile and river aside
 
 
 def cell_key(x: int, y: int) -> int:
@@ -112,6 +115,7 @@ _SIDES: dict[tuple[str, int], tuple[_SideInfo, ...]] = {}
 _NO_GOODS = (0, 0, 0)
 _NO_CELLS: frozenset[Cell] = frozenset()
 _NO_CITIES: frozenset[int] = frozenset()
+_MONASTERY_TILES = frozenset(tid for tid, tt in TILES.items() if tt.has_monastery)
 _new_tuple = tuple.__new__  # Feature(...) goes through a Python-level __new__; this does not
 
 
@@ -204,6 +208,8 @@ def place_tile(state: State, tile: str, x: int, y: int, k: int) -> None:
             b = nrt.half_seg[opp]
             if b >= 0:
                 _union(state, base + a, nbase + b, 0)
+    if tile in _MONASTERY_TILES:
+        state.open_monasteries += (index,)
     if TILES[tile].river:
         _advance_river(state, TILES[tile].rotations[k], cell)
 

@@ -14,7 +14,6 @@ from engine.carcassonne.state import SEG_BITS, Cell, EventPart, Feature, Figure,
 from engine.carcassonne.tiles import CITY, FIELD, GOODS, MONASTERY, ROAD, TILES
 from engine.protocol import Event
 
-_MONASTERY_TILES = frozenset(tid for tid, tt in TILES.items() if tt.has_monastery)
 _KIND_WORD = {CITY: "city", ROAD: "road", FIELD: "farm", MONASTERY: "monastery"}
 
 
@@ -140,14 +139,21 @@ def score_placement(state: State) -> list[EventPart]:
         if feat.kind == CITY and any(feat.goods) and state.to_act is not None:
             events.append(_take_goods(state, feat))
     monasteries: list[int] = []
-    cells = state.cells
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            nindex = cells.get((x + dx, y + dy))
-            if nindex is None or state.tiles[nindex][0] not in _MONASTERY_TILES:
-                continue
-            if state.monastery_neighbours((x + dx, y + dy)) == 8:
-                monasteries.append(_monastery_sid(state, nindex))
+    if state.open_monasteries:
+        # Only monasteries within one cell of the new tile can have just been completed;
+        # they score in row-major order of their cells.
+        found: list[tuple[int, int, int]] = []
+        still: list[int] = []
+        for mindex in state.open_monasteries:
+            _t, mx, my, _r = state.tiles[mindex]
+            near = -1 <= mx - x <= 1 and -1 <= my - y <= 1
+            if near and state.monastery_neighbours((mx, my)) == 8:
+                found.append((my, mx, mindex))
+            else:
+                still.append(mindex)
+        if found:
+            state.open_monasteries = tuple(still)
+            monasteries = [_monastery_sid(state, mindex) for _y, _x, mindex in sorted(found)]
     for sid in monasteries:
         owners = owners_of(state.strengths(sid))
         data = {"feature": "monastery", "tiles": 9, "final": False}

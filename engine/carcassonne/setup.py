@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.carcassonne.features import MAX_DRAWS
 from engine.carcassonne.state import Options, State
 from engine.carcassonne.tiles import SET_BASE, SET_IC, SET_RIVER, SET_TB, TILES, tiles_of_set
 from engine.protocol import InvalidOptions, InvalidPosition, OptionSpec, validate_options
@@ -139,6 +140,9 @@ def check_draws(draws: Any, options: Options) -> list[str]:
     """Validate a forced draw order (CN-6.2)."""
     if not isinstance(draws, list):
         raise InvalidPosition("'draws' must be a list of tile ids")
+    if len(draws) > MAX_DRAWS:
+        # The engine keys board cells within 4096 of the start tile (features.cell_key).
+        raise InvalidPosition(f"'draws' may list at most {MAX_DRAWS} tiles, got {len(draws)}")
     sets = allowed_sets(options)
     for i, tile in enumerate(draws):
         if not isinstance(tile, str) or tile not in TILES:

@@ -89,6 +89,8 @@ class State:
     feats: dict[int, Feature] = field(default_factory=dict)
     frontier: dict[int, int] = field(default_factory=dict)  # features.cell_key -> constraint
     figures: tuple[Figure, ...] = ()
+    # Board indexes of monastery tiles that may still be completed (never changed in place).
+    open_monasteries: tuple[int, ...] = ()
     supply: tuple[tuple[int, int, int, int], ...] = ()
     scores: tuple[int, ...] = ()
     goods: tuple[tuple[int, int, int], ...] = ()
@@ -147,6 +149,7 @@ class State:
             new.frontier = self.frontier.copy()
             new.last_tiles = self.last_tiles.copy()
         new.figures = self.figures
+        new.open_monasteries = self.open_monasteries
         new.supply = self.supply
         new.scores = self.scores
         new.goods = self.goods

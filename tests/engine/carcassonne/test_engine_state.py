@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 import engine.carcassonne as carc
-from engine.carcassonne.features import cell_key, key_cell
-from engine.protocol import Event
+from engine.carcassonne.features import MAX_DRAWS, cell_key, key_cell
+from engine.carcassonne.tiles import TILES
+from engine.protocol import Event, InvalidPosition
 
 ALL_EXPANSIONS: dict[str, Any] = {
     "river": True,
@@ -34,6 +35,8 @@ def midgame(options: dict[str, Any], seed: int, moves: int) -> carc.State:
 @pytest.mark.parametrize("share_board", [False, True])
 def test_copy_carries_every_field_and_shares_the_board_only_when_asked(share_board: bool) -> None:
     state = midgame(ALL_EXPANSIONS, 3, 41)
+    assert state.figures
+    assert state.open_monasteries
     copy = state.copy(share_board=share_board)
     for f in dataclasses.fields(carc.State):
         if f.name in FRESH:
@@ -55,6 +58,33 @@ def test_a_full_copy_can_place_a_tile_without_touching_the_original() -> None:
     after = carc.apply(state, first)
     assert len(after.tiles) == len(state.tiles) + 1
     assert (carc.to_position(state), dict(state.frontier), dict(state.parent)) == before
+
+
+@pytest.mark.parametrize(("options", "seed"), [({}, 4), (ALL_EXPANSIONS, 6)])
+def test_open_monasteries_are_exactly_those_not_yet_surrounded(
+    options: dict[str, Any], seed: int
+) -> None:
+    # Completion checks only look at the monasteries listed as open: the list must never
+    # lose one that can still be completed, nor keep one that scored.
+    rng = random.Random(seed)
+    state = carc.new_game(2, options, seed)
+    completed = 0
+    while carc.outcome(state) is None:
+        legal = carc.legal_moves(state)
+        if state.phase == "place":  # a compact board, so that monasteries get surrounded
+            move = min(legal, key=lambda p: p.x * p.x + p.y * p.y)  # type: ignore[union-attr]
+        else:
+            move = legal[rng.randrange(len(legal))]
+        state = carc.apply(state, move)
+        if state.phase == "figure":
+            continue  # a placement completes a monastery, the figure step scores it
+        monasteries = [i for i, (tid, *_rest) in enumerate(state.tiles) if TILES[tid].has_monastery]
+        surrounded = {
+            i for i in monasteries if state.monastery_neighbours(state.tiles[i][1:3]) == 8
+        }
+        assert set(state.open_monasteries) == set(monasteries) - surrounded
+        completed = max(completed, len(surrounded))
+    assert completed  # some monastery did get all 8 neighbours
 
 
 def test_events_read_late_tell_what_happened_then() -> None:
@@ -87,7 +117,15 @@ def test_placement_and_figure_steps_each_carry_their_own_events() -> None:
 
 
 def test_frontier_keys_sort_cells_row_by_row_and_decode_back() -> None:
+    edge = MAX_DRAWS + 1  # a straight line of every forced draw, and the cell beyond it
     cells = [(x, y) for x in range(-130, 131, 13) for y in range(-130, 131, 17)]
-    cells += [(-(1 << 19), 5), ((1 << 19), -5), (0, 1 << 19), (0, -(1 << 19))]
+    cells += [(-edge, 5), (edge, -5), (0, edge), (0, -edge), (edge, edge), (-edge, -edge)]
     assert sorted(cells, key=lambda c: cell_key(*c)) == sorted(cells, key=lambda c: (c[1], c[0]))
     assert all(key_cell(cell_key(x, y)) == (x, y) for x, y in cells)
+    assert all(0 <= cell_key(x, y) << 4 < 1 << 30 for x, y in cells)
+
+
+def test_forced_draw_orders_beyond_the_board_window_are_refused() -> None:
+    with pytest.raises(InvalidPosition, match=f"at most {MAX_DRAWS} tiles"):
+        carc.from_setup({"draws": ["E"] * (MAX_DRAWS + 1)})
+    assert carc.legal_moves(carc.from_setup({"draws": ["E"] * MAX_DRAWS}))
