@@ -1,6 +1,7 @@
 """Drive many tables at once through the table service and print act latency.
 
-    python -m bench.service [--tables 200] [--acts 20] [--think 1.0] [--no-render]
+    python -m bench.service [--tables 200] [--acts 20] [--think 2.0] [--no-render]
+                            [--render-in thread|process] [--gc tuned|default]
 
 Each table has one person and bots (Tock 4, Dog 4 and Carcassonne 2 in turn), over SQLite on
 disk. A person thinks for a random time (uniform, mean ``--think`` seconds, default 2), then
@@ -8,22 +9,33 @@ acts; the latency of an act is the time ``service.act`` takes, which includes th
 that follow and their commit. With the renderer, the board of the last update of every act is drawn
 in a worker thread as the Discord front end would, and its latency is printed too. Bots play a
 seeded random legal move here, so the figures measure the service, not bot search.
+
+``--gc tuned`` (the default) calls :func:`bot.gc_tuning.tune_gc` after start-up as the bot's
+entry points do; ``--gc default`` keeps CPython's settings, for comparison. The collector's
+pauses during the run are counted and printed per generation. ``--render-in process`` draws
+in a process pool instead of a thread, so that drawing does not compete with the event loop
+for the GIL. The load average is printed before and after: the machine may be shared, and
+the figures mean little without it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import importlib
+import os
 import random
 import statistics
 import tempfile
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from bot.bots import random_chooser
+from bot.gc_tuning import tune_gc, untune_gc
 from bot.storage import open_storage
 from bot.tables import Phase, TableService
 
@@ -33,6 +45,37 @@ GAMES: tuple[tuple[str, int], ...] = (("tock", 4), ("dog", 4), ("carcassonne", 2
 def _percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class GcPauses:
+    """Counts the collector's stop-the-world pauses per generation (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
+
+    def report(self) -> str:
+        parts = []
+        for generation, pauses in self.pauses.items():
+            if pauses:
+                parts.append(
+                    f"gen{generation} {len(pauses)}x, total {1000 * sum(pauses):.0f} ms, "
+                    f"max {1000 * max(pauses):.1f} ms"
+                )
+            else:
+                parts.append(f"gen{generation} 0x")
+        return "; ".join(parts)
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f} ({os.cpu_count()} cores)"
 
 
 def _renderer() -> Callable[[Mapping[str, Any]], bytes] | None:
@@ -63,6 +106,7 @@ async def _table(
     acts: int,
     think: float,
     render: Callable[[Mapping[str, Any]], bytes] | None,
+    executor: Executor | None,
     act_times: list[float],
     render_times: list[float],
     render_errors: list[str],
@@ -83,15 +127,23 @@ async def _table(
         if render is not None and view is not None:
             started = time.perf_counter()
             try:
-                await asyncio.to_thread(render, view)
+                if executor is None:
+                    await asyncio.to_thread(render, view)
+                else:
+                    # The view is plain JSON-able data, so it pickles cheaply to a worker.
+                    await asyncio.get_running_loop().run_in_executor(executor, render, dict(view))
             except Exception as error:  # the renderer's bug must not stop the service figures
                 render_errors.append(f"{view.get('game')}: {type(error).__name__}: {error}")
                 continue
             render_times.append(time.perf_counter() - started)
 
 
-async def main(tables: int, acts: int, think: float, draw: bool) -> None:
+async def main(
+    tables: int, acts: int, think: float, draw: bool, render_in: str, tuned_gc: bool
+) -> None:
     render = _renderer() if draw else None
+    executor = ProcessPoolExecutor(2) if render is not None and render_in == "process" else None
+    print(f"load average before: {_load()}")
     with tempfile.TemporaryDirectory() as folder:
         storage = await open_storage(f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
         service = TableService(storage, choose_bot_move=random_chooser)
@@ -100,6 +152,9 @@ async def main(tables: int, acts: int, think: float, draw: bool) -> None:
         render_errors: list[str] = []
         # Opening 200 tables at the same instant is not the steady state being measured.
         ids = await asyncio.gather(*(_open(service, i) for i in range(tables)))
+        previous = tune_gc() if tuned_gc else None
+        pauses = GcPauses()
+        gc.callbacks.append(pauses)
         started = time.perf_counter()
         await asyncio.gather(
             *(
@@ -110,6 +165,7 @@ async def main(tables: int, acts: int, think: float, draw: bool) -> None:
                     acts,
                     think,
                     render,
+                    executor,
                     act_times,
                     render_times,
                     render_errors,
@@ -118,8 +174,16 @@ async def main(tables: int, acts: int, think: float, draw: bool) -> None:
             )
         )
         elapsed = time.perf_counter() - started
+        gc.callbacks.remove(pauses)
+        if previous is not None:
+            untune_gc(previous)
         await storage.close()
+    if executor is not None:
+        executor.shutdown()
+    gc_mode = "tuned (frozen after start-up)" if tuned_gc else "CPython defaults"
+    render_mode = f"in a {render_in}" if render is not None else "off"
     print(f"tables {tables}, acts {len(act_times)}, think mean {think:.2f} s, {elapsed:.1f} s")
+    print(f"gc: {gc_mode}; rendering: {render_mode}")
     print(
         f"act latency: p50 {1000 * statistics.median(act_times):.1f} ms, "
         f"p99 {1000 * _percentile(act_times, 0.99):.1f} ms, "
@@ -135,6 +199,8 @@ async def main(tables: int, acts: int, think: float, draw: bool) -> None:
         print("render: skipped (no renderer.render_board, or --no-render)")
     if render_errors:
         print(f"render failures: {len(render_errors)}, first: {render_errors[0]}")
+    print(f"gc pauses: {pauses.report()}")
+    print(f"load average after: {_load()}")
 
 
 if __name__ == "__main__":
@@ -143,5 +209,16 @@ if __name__ == "__main__":
     parser.add_argument("--acts", type=int, default=20)
     parser.add_argument("--think", type=float, default=2.0, help="mean thinking time (s)")
     parser.add_argument("--no-render", action="store_true")
+    parser.add_argument("--render-in", choices=("thread", "process"), default="thread")
+    parser.add_argument("--gc", choices=("tuned", "default"), default="tuned")
     args = parser.parse_args()
-    asyncio.run(main(args.tables, args.acts, args.think, not args.no_render))
+    asyncio.run(
+        main(
+            args.tables,
+            args.acts,
+            args.think,
+            not args.no_render,
+            args.render_in,
+            args.gc == "tuned",
+        )
+    )

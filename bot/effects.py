@@ -103,3 +103,7 @@ class PrivateInfo:
     #: While a split 7 can be started: the first segments the engine accepts, per card
     #: (``{"7": ["7:r0-r3", ...]}``); empty when the game has no such thing.
     seven_starts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The seat's current exchange pick (a card token), or ``None``. While the exchange is
+    #: open a seat that picked may change it (C-10.5): ``to_act`` is then False but
+    #: ``legal_moves`` still lists the ``G:`` picks.
+    pick: str | None = None

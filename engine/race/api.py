@@ -134,13 +134,16 @@ class RaceGame:
         return cached
 
     def _legal(self, state: State, seat: int) -> dict[str, Move]:
+        """The legal moves of ``seat`` by text; caches them and their display order."""
         if seat not in state.cfg.seats:
             return {}  # a seat not in the game owes nothing
+        cache = state.cache
         key = _LEGAL[seat]
-        cached: dict[str, Move] | None = state.cache.get(key)
+        cached: dict[str, Move] | None = cache.get(key)
         if cached is not None:
             return cached
         moves: dict[str, Move] = {}
+        ordered: list[Move] | None = None  # None: the dict is in display order already
         hand = state.hands[seat]
         if state.phase == "exchange":
             for token in sort_cards(set(hand)):
@@ -158,24 +161,25 @@ class RaceGame:
                         "7",
                         ("steps", ((frm, steps, to),), True),
                     )
+                ordered = sorted(moves.values(), key=sort_key)
             elif state.banned:
                 moves = self._discards(seat, hand)
             else:
-                plays, _, _, ordered = self._plays(state, seat)
-                if plays:
+                plays = self._plays(state, seat)
+                if plays[0]:
                     # The generator's dict and order are this state's own (never changed).
-                    state.cache[key] = plays
-                    state.cache[_SORTED[seat]] = ordered
-                    return plays
-                if state.cfg.is_dog:
+                    moves, ordered = plays[0], plays[3]
+                elif state.cfg.is_dog:
                     moves = {"F": Move("F", seat, "fold")}
                 else:
                     moves = self._discards(seat, hand)
-        state.cache[key] = moves
+        cache[key] = moves
+        cache[_SORTED[seat]] = list(moves.values()) if ordered is None else ordered
         return moves
 
     @staticmethod
     def _discards(seat: int, hand: tuple[str, ...]) -> dict[str, Move]:
+        """One discard per distinct token, in card order (N-7.1)."""
         return {f"{t}:D": Move(f"{t}:D", seat, "discard", t, t) for t in sort_cards(set(hand))}
 
     def legal_moves(self, state: State, seat: int | None = None) -> list[Move]:
@@ -190,11 +194,8 @@ class RaceGame:
         key = _SORTED[seat]
         cached: list[Move] | None = state.cache.get(key)
         if cached is None:
-            legal = self._legal(state, seat)
-            cached = state.cache.get(key)  # card plays come sorted already
-            if cached is None:
-                cached = sorted(legal.values(), key=sort_key)
-                state.cache[key] = cached
+            self._legal(state, seat)
+            cached = state.cache[key]
         return list(cached)
 
     def seven_starts(self, state: State, card: str, seat: int | None = None) -> list[Move]:
@@ -405,12 +406,14 @@ class RaceGame:
         if isinstance(move, str):
             move = self.parse_move(state, move, seat)
         elif isinstance(move, Move):
-            who = move.seat if move.seat >= 0 else seat
+            text = move[0]
+            who: int | None = move[1] if move[1] >= 0 else seat
             known = None
             if who is not None and state.phase != "finished":
-                known = self._legal(state, who).get(move.text)
-            # A move taken from this state's own legal list needs no parsing again.
-            move = known if known is not None else self.parse_move(state, move.text, who)
+                # Membership in this state's own legal moves (cached on the state) is proof
+                # enough: such a move needs no parsing again. Any other move is parsed.
+                known = self._legal(state, who).get(text)
+            move = known if known is not None else self.parse_move(state, text, who)
         else:
             raise IllegalMove("a move is a Move or its text")
         return flow.play(state, move)

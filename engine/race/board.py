@@ -23,7 +23,7 @@ class Work:
     spells a few, and this is the hot path of whole-game simulations.
     """
 
-    __slots__ = ("cfg", "events", "guards", "occ", "pawns", "state")
+    __slots__ = ("cfg", "events", "guards", "movers", "occ", "pawns", "state")
 
     def __init__(self, state: State) -> None:
         self.cfg = state.cfg
@@ -33,6 +33,8 @@ class Work:
         self.events: list[Event] = []
         #: The pawns per seat, kept sorted as pawns move (cheaper than rebuilding them).
         self.pawns = list(state.pawns)
+        #: The colours whose pawns walked or came out: only they can have finished now.
+        self.movers: list[int] = []
 
     def _relocate(self, seat: int, frm: int, to: int) -> None:
         """One pawn of ``seat`` goes from ``frm`` to ``to`` in :attr:`pawns`."""
@@ -70,6 +72,7 @@ class Work:
             self.capture(to, actor)
         occ[to] = seat
         self._relocate(seat, frm, to)
+        self.movers.append(seat)
         names = NAMES
         frm_text, to_text = names[frm], names[to]
         self.events.append(
@@ -80,7 +83,7 @@ class Work:
                     "colour": seat,
                     "from": frm_text,
                     "to": to_text,
-                    "path": [names[loc] for loc in path],
+                    "path": list(map(names.__getitem__, path)),
                 },
                 f"{COLOURS[seat]} pawn {frm_text} → {to_text}.",
             )
@@ -93,6 +96,7 @@ class Work:
             self.capture(start, actor)
         self.occ[start] = colour
         self._relocate(colour, KENNEL + colour, start)
+        self.movers.append(colour)
         self.guards.add(start)
         to = NAMES[start]
         self.events.append(

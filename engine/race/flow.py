@@ -261,10 +261,12 @@ def finish_play(
     rank: str,
     auto: bool,
     hands: Hands | None = None,
+    movers: list[int] | None = None,
 ) -> State:
     """Common end of a card play: new board, discard pile, win check, ban, next turn.
 
-    ``hands`` are the hands after the play if ``state`` still holds the card. The new
+    ``hands`` are the hands after the play if ``state`` still holds the card. ``movers``
+    are the only colours that can have finished with this play (``None``: any). The new
     state is made in one step (this is the hot path of every card play).
     """
     pawns, guards = work.board()
@@ -280,7 +282,9 @@ def finish_play(
         "banned": False,
         "seven": None,
     }
-    win = winning_side_of(cfg, pawns)
+    win = None
+    if movers is None or any(pawns[s][0] >= HOME and pawns[s][-1] < KENNEL for s in movers):
+        win = winning_side_of(cfg, pawns)
     if win is not None:
         names = " and ".join(colour_name(s) for s in win)
         events.append(Event("game_over", None, {"winners": list(win)}, f"{names} win the game!"))
@@ -368,7 +372,8 @@ def play(state: State, move: Move, auto: bool = False) -> State:
             path = seven_path(cfg, work.occ[frm], frm, seg[-1])
             work.walk(frm, path, True, seat)
     # "null": nothing moves.
-    return finish_play(state, work, seat, card, move[4], auto, hands)
+    # Only a colour that walked or came out can have finished with this play.
+    return finish_play(state, work, seat, card, move[4], auto, hands, work.movers)
 
 
 # -- the 7, segment by segment ---------------------------------------------------------------

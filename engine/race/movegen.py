@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.race.cards import COUNTS, ORDER, RANKS
-from engine.race.geometry import HOME, NAMES, Walk
+from engine.race.geometry import HOME, KENNEL, NAMES, Walk
 from engine.race.move import Move
 from engine.race.seven import (
     Key,
@@ -36,22 +36,44 @@ def card_part(token: str, rank: str) -> str:
 
 def segments_text(keys: tuple[Key, ...] | list[tuple[int, int]]) -> str:
     """Segments as ``a-b,c-d``."""
-    return ",".join(f"{NAMES[k[0]]}-{NAMES[k[-1]]}" for k in keys)
+    return ",".join([f"{NAMES[k[0]]}-{NAMES[k[-1]]}" for k in keys])
 
 
 class _Gen:
     """Generates the card plays of one seat; one instance per call."""
+
+    __slots__ = (
+        "_code",
+        "aliases",
+        "blocked",
+        "by_outcome",
+        "cfg",
+        "colour",
+        "guarded",
+        "keys",
+        "mine",
+        "moves",
+        "occ",
+        "seat",
+        "seven_result",
+        "state",
+    )
 
     def __init__(self, state: State, seat: int) -> None:
         self.state = state
         self.cfg = state.cfg
         self.seat = seat
         self.colour = colour = state.moved_colour(seat)
-        self.occ = occ = state.occupied()
+        self.occ = state.occupied()
         self.guarded = guarded = state.guarded_fields()
-        self.mine = [(loc, s) for loc, s in occ.items() if s == colour]
-        #: The fields no walk may enter: guarded ring fields, occupied home slots (C-4.2).
-        self.blocked = guarded.union([loc for loc in occ if loc >= HOME])
+        locs = state.pawns[colour]
+        #: The fields of the moved colour's pawns on the board (pawns sort kennels last).
+        self.mine = mine = locs[: 4 - locs.count(KENNEL + colour)]
+        #: The fields no walk of the moved colour may enter: guarded ring fields and its
+        #: occupied home slots (C-4.2).
+        self.blocked = guarded
+        if mine and mine[-1] >= HOME:
+            self.blocked = guarded.union([loc for loc in mine if loc >= HOME])
         self.moves: dict[str, Move] = {}
         #: Text -> display key of every generated move (N-7.5).
         self.keys: dict[str, SortKey] = {}
@@ -113,34 +135,59 @@ class _Gen:
         self.moves[move[0]] = move
         self.keys[move[0]] = key
 
-    def walks(self, token: str, rank: str, count: int) -> None:
-        cfg = self.cfg
-        pawns = self.mine
-        if rank == "5" and cfg.variant5:
-            # T-7.5 variant 5: any pawn on the ring, besides the moved colour's own.
-            pawns = [(loc, s) for loc, s in self.occ.items() if s == self.colour or loc < HOME]
-        forward = cfg.forward
+    def walk_all(self, specs: list[_WalkSpec]) -> None:
+        """The forward walks of ``specs`` for every pawn of the moved colour (C-4)."""
+        forward = self.cfg.forward
         blocked = self.blocked
+        guarded = self.guarded
         # D-8.3: a pawn standing on its start field when the play began may not turn in at
         # once (bsw: never; braendi: not while blocking).
-        dog, braendi = cfg.is_dog, cfg.braendi
+        dog, braendi = self.cfg.is_dog, self.cfg.braendi
+        moves, keys, seat = self.moves, self.keys, self.seat
+        own = self.mine
+        s = self.colour
+        for loc in own:
+            table = forward[s][loc]
+            turn_ok = not dog or (braendi and loc not in guarded)
+            for token, rank, count, prefix, head in specs:
+                for walk in table[count]:
+                    # C-4.2: no guarded ring field entered, no occupied home slot entered.
+                    if not blocked.isdisjoint(walk.fields):
+                        continue
+                    if walk.turns_in_first and not turn_ok:
+                        continue
+                    text = prefix + walk.body
+                    if text in moves:
+                        continue
+                    move = _new_move(Move, (text, seat, "play", token, rank, walk.action))
+                    if walk.target in own:
+                        # Capturing an own pawn: another play may leave the very same board.
+                        out = capture_own_code(self.code(), loc, s, loc in guarded)
+                        self.keep(token, out, move, (*head, walk.keys))
+                        continue
+                    moves[text] = move
+                    keys[text] = (*head, walk.keys)
+
+    def walks(self, token: str, rank: str, count: int) -> None:
+        """Variant 5 (T-7.5): walks of ``count`` for any pawn on the ring, or own."""
+        cfg = self.cfg
+        occ = self.occ
+        pawns = [(loc, s) for loc, s in occ.items() if s == self.colour or loc < HOME]
+        blocked = self.guarded.union([loc for loc in occ if loc >= HOME])
+        forward = cfg.forward
         guarded = self.guarded
-        prefix = f"{card_part(token, rank)}:"
-        moves, keys, occ, seat = self.moves, self.keys, self.occ, self.seat
+        prefix = f"{rank}:" if token == rank else f"X={rank}:"
+        moves, keys, seat = self.moves, self.keys, self.seat
         head = (ORDER[token], ORDER[rank], 3)
         for loc, s in pawns:
             for walk in forward[s][loc][count]:
-                # C-4.2: no guarded ring field entered, no occupied home slot entered.
                 if not blocked.isdisjoint(walk.fields):
-                    continue
-                if walk.turns_in_first and dog and (not braendi or loc in guarded):
                     continue
                 text = prefix + walk.body
                 if text in moves:
                     continue
                 move = _new_move(Move, (text, seat, "play", token, rank, walk.action))
                 if occ.get(walk.target) == s:
-                    # Capturing an own pawn: another play may leave the very same board.
                     out = capture_own_code(self.code(), loc, s, loc in guarded)
                     self.keep(token, out, move, (*head, walk.keys))
                     continue
@@ -151,7 +198,7 @@ class _Gen:
         backward4 = self.cfg.backward4
         guarded = self.guarded
         prefix = f"{card_part(token, '4')}:"
-        for loc, _ in self.mine:
+        for loc in self.mine:
             if loc >= HOME:
                 continue
             walk = backward4[loc]
@@ -177,8 +224,8 @@ class _Gen:
     def jack(self, token: str) -> None:
         colour, dog = self.colour, self.cfg.is_dog
         occ = self.occ
-        mine = sorted(loc for loc, s in occ.items() if s == colour and self.swappable(loc, s))
-        others = sorted(loc for loc, s in occ.items() if self.swappable(loc, s))
+        mine = sorted([loc for loc, s in occ.items() if s == colour and self.swappable(loc, s)])
+        others = sorted([loc for loc, s in occ.items() if self.swappable(loc, s)])
         found = False
         for a in mine:
             for b in others:
@@ -242,31 +289,69 @@ class _Gen:
             carry=self.cfg.is_dog,
         )
 
-    def card(self, token: str, rank: str) -> None:
-        if rank == "7":
-            self.seven(token)
-        elif rank == "J":
-            self.jack(token)
-        elif rank == "4":
-            self.backward(token)
-            if self.cfg.is_dog:
-                self.walks(token, rank, 4)
-        else:
-            if rank in ("A", "K"):
-                self.bring_out(token, rank)
-            self.walks(token, rank, COUNTS[rank])
-            if rank == "A" and self.cfg.is_dog:
-                self.walks(token, rank, 11)
-
     def all_plays(self) -> dict[str, Move]:
+        cfg = self.cfg
+        plans = _PLANS[cfg.is_dog, cfg.variant5]
+        specs: list[_WalkSpec] = []
         # Hands are kept in card order (N-2.2): their distinct tokens are in order too.
         for token in dict.fromkeys(self.state.hands[self.seat]):
-            if token == "X":
-                for rank in RANKS:
-                    self.card(token, rank)
-            else:
-                self.card(token, token)
+            walks, actions = plans[token]
+            specs += walks
+            for action, rank in actions:
+                if action == "7":
+                    self.seven(token)
+                elif action == "J":
+                    self.jack(token)
+                elif action == "4":
+                    self.backward(token)
+                elif action == "E":
+                    self.bring_out(token, rank)
+                else:
+                    self.walks(token, rank, COUNTS[rank])
+        if specs and self.mine:
+            self.walk_all(specs)
         return self.moves
+
+
+#: A forward walk to try for every pawn: (token, rank, count, text prefix, key head).
+_WalkSpec = tuple[str, str, int, str, tuple[int, int, int]]
+#: What a token offers: its forward walks, and its other actions as (action, rank) with
+#: action "7" (split 7), "J" (swap), "4" (Tock/Dog 4 backwards), "E" (bring-out) or "5"
+#: (the variant 5 walk).
+_Plan = tuple[tuple[_WalkSpec, ...], tuple[tuple[str, str], ...]]
+
+
+def _plan(dog: bool, variant5: bool, token: str) -> _Plan:
+    """The forward walks and other actions of ``token`` in ``dog`` or Tock (C-9, T-7, D-5)."""
+    walks: list[_WalkSpec] = []
+    actions: list[tuple[str, str]] = []
+    for rank in RANKS if token == "X" else (token,):
+        prefix = f"{rank}:" if token == rank else f"X={rank}:"
+        head = (ORDER[token], ORDER[rank], 3)
+        if rank in ("7", "J"):
+            actions.append((rank, rank))
+            continue
+        if rank == "4":
+            actions.append(("4", rank))
+            if dog:
+                walks.append((token, rank, 4, prefix, head))
+            continue
+        if rank in ("A", "K"):
+            actions.append(("E", rank))
+        if rank == "5" and variant5:
+            actions.append(("5", rank))
+            continue
+        walks.append((token, rank, COUNTS[rank], prefix, head))
+        if rank == "A" and dog:
+            walks.append((token, rank, 11, prefix, head))
+    return tuple(walks), tuple(actions)
+
+
+_PLANS: dict[tuple[bool, bool], dict[str, _Plan]] = {
+    (dog, v5): {token: _plan(dog, v5, token) for token in (*RANKS, "X")}
+    for dog in (False, True)
+    for v5 in (False, True)
+}
 
 
 def card_plays(state: State, seat: int) -> Plays:
@@ -278,14 +363,12 @@ def card_plays(state: State, seat: int) -> Plays:
     gen = _Gen(state, seat)
     plays = gen.all_plays()
     keys = gen.keys
-    ordered = [plays[text] for _, text in sorted([(keys[text], text) for text in plays])]
+    ordered = list(map(plays.__getitem__, sorted(plays, key=keys.__getitem__)))
     aliases = {text: gen.by_outcome[index] for text, index in gen.aliases.items()}
     return plays, gen.by_outcome, aliases, ordered
 
 
-Plays = tuple[
-    dict[str, Move], dict[tuple[str, Outcome], Move], dict[str, Move], list[Move]
-]
+Plays = tuple[dict[str, Move], dict[tuple[str, Outcome], Move], dict[str, Move], list[Move]]
 
 _KIND_ORDER = {"out": 0, "null": 1, "swap": 2, "walk": 3, "steps": 3}
 

@@ -77,6 +77,7 @@ def board_code(occ: dict[int, int], guards: set[int] | frozenset[int]) -> Outcom
         code ^= _Z_GUARD[loc]
     return code
 
+
 def capture_own_code(code: Outcome, frm: int, seat: int, guarded: bool) -> Outcome:
     """The code after the pawn of ``seat`` on ``frm`` walks onto an own pawn and captures it.
 
@@ -124,15 +125,14 @@ def _pawn_options(
     cur = loc
     n = 0
     while True:
-        if cur == branch:
-            # The way into the home; D-8.3: not from the start field at once in Dog.
-            if not (cfg.is_dog and n == 0 and (not cfg.braendi or loc in guards)):
-                slot = home(c, 1)
-                for k in range(n + 1, min(left, n + 4) + 1):
-                    if slot in occ:
-                        break
-                    by_steps[k].append((k, (loc, k, slot), leave ^ z_occ[slot, c]))
-                    slot += 1
+        # The way into the home; D-8.3: not from the start field at once in Dog.
+        if cur == branch and not (cfg.is_dog and n == 0 and (not cfg.braendi or loc in guards)):
+            slot = home(c, 1)
+            for k in range(n + 1, min(left, n + 4) + 1):
+                if slot in occ:
+                    break
+                by_steps[k].append((k, (loc, k, slot), leave ^ z_occ[slot, c]))
+                slot += 1
         if n == left:
             break
         cur = cur + 1 if cur + 1 < ring else 0
@@ -200,7 +200,10 @@ def independent_outcomes(
             seen.update(region)
     base = board_code(occ, guards) if code is None else code
     if count == 1:
-        return {base ^ d: (key,) for _, key, d in _pawn_options(cfg, occ, guards, c, movers[0], left)[left]}
+        return {
+            base ^ d: (key,)
+            for _, key, d in _pawn_options(cfg, occ, guards, c, movers[0], left)[left]
+        }
     options = [_pawn_options(cfg, occ, guards, c, loc, left) for loc in movers]
     result: dict[Outcome, tuple[Key, ...]] = {}
     last = count - 1

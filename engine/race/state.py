@@ -10,6 +10,9 @@ from engine.race.geometry import HOME, KENNEL, Config, is_ring
 
 Board = tuple[tuple[int, ...], ...]
 
+#: Cache entries that depend on the board (pawns and guards) only.
+_BOARD_KEYS = ("occ", "guarded")
+
 
 @dataclass(frozen=True, slots=True)
 class Seven:
@@ -59,14 +62,21 @@ class State:
     cache: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def evolve(self, **changes: Any) -> State:
-        """A copy with ``changes`` applied and an empty cache.
+        """A copy with ``changes`` applied; its cache keeps only what the board decides.
 
         Faster than :func:`dataclasses.replace` (it skips ``__init__``), which matters
         because every action makes a few of these.
         """
         new = object.__new__(State)
         fields = self.__dict__.copy()
-        fields["cache"] = {}
+        cache: dict[str, Any] = {}
+        if "pawns" not in changes and "guards" not in changes:
+            # The same board: what was derived from it still holds.
+            old = fields["cache"]
+            for key in _BOARD_KEYS:
+                if key in old:
+                    cache[key] = old[key]
+        fields["cache"] = cache
         fields.update(changes)
         object.__setattr__(new, "__dict__", fields)
         return new
