@@ -14,13 +14,13 @@ import asyncpg
 
 from bot.storage import migrations
 from bot.storage.rows import (
-    ACTIVE_PHASES,
     INSERT_MOVE,
     INSERT_TABLE,
     SELECT_MOVES,
     SELECT_TABLE,
     UPDATE_TABLE,
     entry_from_row,
+    list_tables_query,
     move_values,
     numbered,
     record_from_row,
@@ -117,15 +117,8 @@ class PostgresStorage:
         self, guild_id: int, channel_id: int | None = None, active: bool = True
     ) -> list[TableRecord]:
         """Tables of a guild or channel, oldest first."""
-        query = SELECT_TABLE + " WHERE guild_id = ?"
-        params: list[Any] = [guild_id]
-        if channel_id is not None:
-            query += " AND channel_id = ?"
-            params.append(channel_id)
-        if active:
-            query += " AND phase IN (?, ?)"
-            params.extend(ACTIVE_PHASES)
-        rows = await self.pool.fetch(numbered(query + " ORDER BY id"), *params)
+        query, params = list_tables_query(guild_id, channel_id, active)
+        rows = await self.pool.fetch(numbered(query), *params)
         return [record_from_row(tuple(row.values())) for row in rows]
 
     async def tables_with_deadline(self) -> list[TableRecord]:

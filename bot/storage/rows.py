@@ -56,6 +56,19 @@ SELECT_MOVES = (
 ACTIVE_PHASES = (str(Phase.LOBBY), str(Phase.PLAYING))
 
 
+def list_tables_query(guild_id: int, channel_id: int | None, active: bool) -> tuple[str, list[Any]]:
+    """The query (``?`` placeholders) and parameters listing a guild's or channel's tables."""
+    query = SELECT_TABLE + " WHERE guild_id = ?"
+    params: list[Any] = [guild_id]
+    if channel_id is not None:
+        query += " AND channel_id = ?"
+        params.append(channel_id)
+    if active:
+        query += " AND phase IN (?, ?)"
+        params.extend(ACTIVE_PHASES)
+    return query + " ORDER BY id", params
+
+
 def table_values(record: TableRecord) -> list[Any]:
     """The values of :data:`TABLE_COLUMNS` for ``record``."""
     return [

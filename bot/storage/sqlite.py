@@ -12,13 +12,13 @@ import aiosqlite
 
 from bot.storage import migrations
 from bot.storage.rows import (
-    ACTIVE_PHASES,
     INSERT_MOVE,
     INSERT_TABLE,
     SELECT_MOVES,
     SELECT_TABLE,
     UPDATE_TABLE,
     entry_from_row,
+    list_tables_query,
     move_values,
     record_from_row,
     table_values,
@@ -154,15 +154,7 @@ class SqliteStorage:
         self, guild_id: int, channel_id: int | None = None, active: bool = True
     ) -> list[TableRecord]:
         """Tables of a guild or channel, oldest first."""
-        query = SELECT_TABLE + " WHERE guild_id = ?"
-        params: list[Any] = [guild_id]
-        if channel_id is not None:
-            query += " AND channel_id = ?"
-            params.append(channel_id)
-        if active:
-            query += " AND phase IN (?, ?)"
-            params.extend(ACTIVE_PHASES)
-        query += " ORDER BY id"
+        query, params = list_tables_query(guild_id, channel_id, active)
         async with self._lock, self.db.execute(query, params) as cursor:
             rows = await cursor.fetchall()
         return [record_from_row(tuple(row)) for row in rows]
