@@ -8,6 +8,7 @@ English sentence, so a new engine event can never break a message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,18 +45,30 @@ def event_text(event: Mapping[str, Any], locale: object, *, game: str, names: Na
     events call seats by colour, as the engines do. English returns the engine's own text.
     """
     english = str(event.get("text") or "")
-    language = normalise_locale(locale)
-    if language == DEFAULT_LOCALE:
+    if normalise_locale(locale) == DEFAULT_LOCALE:
         return english
+    rebuilt = rebuilt_text(event, locale, game=game, names=names)
+    return english if rebuilt is None else rebuilt
+
+
+def rebuilt_text(
+    event: Mapping[str, Any], locale: object, *, game: str, names: Names = None
+) -> str | None:
+    """The sentence of ``event`` built from its kind and data alone, English included.
+
+    None when the kind is unknown or the data lacks a fact. In English it matches the
+    engine's own sentence (a test holds the catalogue to that), so the facts really suffice.
+    """
+    english = str(event.get("text") or "")
     kind = str(event.get("kind", ""))
     table = _CARCASSONNE if game == "carcassonne" else _RACE
     build = table.get(kind)
     if build is None:
-        return english
+        return None
     try:
-        return build(_Facts(event, language, game, names, english))
+        return build(_Facts(event, normalise_locale(locale), game, names, english))
     except (KeyError, IndexError, TypeError, ValueError):
-        return english
+        return None
 
 
 class _Facts:
@@ -145,46 +158,118 @@ def _carcassonne_over(f: _Facts) -> str:
 
 
 def _score(f: _Facts) -> str:
-    """A road, city or monastery score; farms and goods keep the engine's sentence."""
+    """Any Carcassonne score: roads, cities, monasteries, farms of each edition, goods."""
+    feature = f.data["feature"]
+    if feature == "farm":
+        return _farm(f)
+    if feature == "goods":
+        return f.t(
+            "score.goods_most",
+            goods=f.t(f"goods.{f.data['goods']}"),
+            count=int(f.data["tokens"]),
+            names=_owner_names(f),
+        )
+    return _with_owners(f, f.t("score.total", text=_feature_text(f), points=int(f.data["points"])))
+
+
+def _feature_text(f: _Facts) -> str:
+    """The breakdown of a road, city or monastery score, without its total."""
     data = f.data
     feature = data["feature"]
-    points = int(data["points"])
     final = bool(data.get("final"))
     if feature == "monastery":
-        text = (
-            f.t("score.monastery", count=int(data["tiles"]) - 1)
-            if final
-            else f.t("score.monastery_complete")
-        )
-    elif feature in ("road", "city"):
-        tiles = tn("score.tiles", int(data["tiles"]), f.locale)
-        mult = int(data["multiplier"])
-        if feature == "road":
-            key = "score.road_inn" if data.get("inn") else "score.road"
-        elif data.get("cathedral"):
-            key = "score.city_cathedral"
-        elif not final and int(data["tiles"]) == 2 and mult == 1:
-            key = "score.small_city"
-        else:
-            key = "score.city"
-        text = f.t(key, tiles=tiles, mult=mult)
-        shields = int(data.get("shields") or 0)
-        if feature == "city" and shields:
-            text = f.t(
-                "score.plus_shields",
-                text=text,
-                shields=tn("score.shields", shields, f.locale),
-                mult=mult,
-            )
-    else:
+        if final:
+            return f.t("score.monastery", count=int(data["tiles"]) - 1)
+        return f.t("score.monastery_complete")
+    if feature not in ("road", "city"):
         raise ValueError(feature)
-    text = f.t("score.total", text=text, points=points)
-    owners = [int(o) for o in data["owners"]]
+    tiles = tn("score.tiles", int(data["tiles"]), f.locale)
+    mult = int(data["multiplier"])
+    if feature == "road":
+        key = "score.road_inn" if data.get("inn") else "score.road"
+    elif data.get("cathedral"):
+        key = "score.city_cathedral"
+    elif not final and int(data["tiles"]) == 2 and mult == 1:
+        # Only the small-cities option scores a complete city ×1 (K-6.5 variant).
+        key = "score.small_city"
+    else:
+        key = "score.city"
+    text = f.t(key, tiles=tiles, mult=mult)
+    shields = int(data.get("shields") or 0)
+    if feature == "city" and shields:
+        text = f.t(
+            "score.plus_shields",
+            text=text,
+            shields=tn("score.shields", shields, f.locale),
+            mult=mult,
+        )
+    return text
+
+
+def _owner_names(f: _Facts) -> str:
+    return list_words([f.name(o) for o in f.data["owners"]], f.locale)
+
+
+def _with_owners(f: _Facts, text: str) -> str:
+    """``text`` followed by who scores it: one name, a tie, or nobody."""
+    owners = [int(o) for o in f.data["owners"]]
     if not owners:
         return f.t("score.nobody", text=text)
     if len(owners) == 1:
         return f.t("score.owner", text=text, name=f.name(owners[0]))
-    return f.t("score.tie", text=text, names=list_words([f.name(o) for o in owners], f.locale))
+    return f.t("score.tie", text=text, names=_owner_names(f))
+
+
+def _points_list(f: _Facts) -> list[int]:
+    """Points per owner: farm events of the first and third editions give one per owner."""
+    points = f.data["points"]
+    owners = f.data["owners"]
+    if isinstance(points, list):
+        if len(points) != len(owners):
+            raise ValueError("points and owners differ in length")
+        return [int(p) for p in points]
+    return [int(points)] * len(owners)
+
+
+#: The English engine names the city's segment (CN-2) only in its sentence, not in the data.
+_FIRST_EDITION_CITY = re.compile(r"supplying the city (\S+) at \(")
+
+
+def _farm(f: _Facts) -> str:
+    """A farm score in the edition its data shows (K-9): third, second or first."""
+    data = f.data
+    owners = [int(o) for o in data["owners"]]
+    if "city" in data:  # first edition: the farmers of one city, city by city
+        x, y = (int(v) for v in data["city"])
+        found = _FIRST_EDITION_CITY.search(f.english)
+        if found is None:
+            raise ValueError("no segment name in the engine's sentence")
+        where = f.t("score.farm_city", segment=found.group(1), x=x, y=y)
+        parts = [
+            f.t("score.farm_first_part", name=f.name(o), points=p)
+            for o, p in zip(owners, _points_list(f), strict=True)
+        ]
+        return f.t(
+            "score.breakdown", text=f.t("score.farm_first", where=where), parts=", ".join(parts)
+        )
+    count = int(data["cities"])
+    cities = tn("score.cities", count, f.locale)
+    if isinstance(data["points"], list):  # third edition: each owner n × 3, or × 4 with a pig
+        parts = []
+        for owner, points in zip(owners, _points_list(f), strict=True):
+            per = points // count
+            key = "score.farm_part_pig" if per == 4 else "score.farm_part"
+            parts.append(f.t(key, name=f.name(owner), count=count, per=per, points=points))
+        return f.t(
+            "score.breakdown", text=f.t("score.farm_third", cities=cities), parts="; ".join(parts)
+        )
+    # Second edition: one player's farms together; each point above 3 per city is a pig city.
+    points = int(data["points"])
+    text = f.t("score.farm_second", name=f.name(owners[0]), cities=cities)
+    pig_cities = points - 3 * count
+    if pig_cities:
+        text = f.t("score.farm_second_pig", text=text, count=pig_cities)
+    return f.t("score.total", text=text, points=points)
 
 
 _CARCASSONNE: dict[str, Callable[[_Facts], str]] = {
