@@ -20,5 +20,7 @@ Modules:
 
 Interaction rules kept everywhere: acknowledge first (an *ephemeral* deferral for clicks on
 public messages, a deferred update for clicks in a private prompt), render off the event loop,
-post a new board message per move, never answer a private thing through a public deferral.
+post a new message per move (only the newest of one delivery carries the board image and
+the controls; the moves before it are told in words), never answer a private thing through
+a public deferral.
 """

@@ -21,6 +21,7 @@ from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
+from bot.gc_tuning import tune_gc
 from bot.settings import Settings, parse_shard_ids
 
 log = logging.getLogger(__name__)
@@ -135,6 +136,9 @@ async def _serve(
             # are posted through REST, then connect to the gateway.
             await bot.login(token)
             await desk.service.start()
+            # Everything alive now (modules, engine tables, storage) lives as long as the
+            # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
+            tune_gc()
             try:
                 await bot.connect()
             finally:

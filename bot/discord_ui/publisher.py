@@ -3,7 +3,9 @@
 One lock per table keeps a table's messages in order even when a person's move and the turn
 clock's automatic action arrive together. The newest board carries the controls; the
 previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
-board would still be refused as out of date).
+board would still be refused as out of date). Only that newest board of a delivery is drawn;
+the updates before it (a move and the bot turns after it) go out in words, as drawing a board is
+the bot's costliest step.
 """
 
 from __future__ import annotations
@@ -158,6 +160,19 @@ def _sentences(text: str, locale: str) -> str:
     return " ".join(retranslate(piece, locale) for piece in pieces)
 
 
+def drawable(update: PublicUpdate) -> bool:
+    """Whether ``update`` has a board to draw (a reminder points back at the last one)."""
+    return update.view is not None and update.kind != "reminder"
+
+
+def newest_drawable(updates: Sequence[PublicUpdate]) -> int | None:
+    """The position of the newest update in ``updates`` with a board to draw, or None."""
+    for position in range(len(updates) - 1, -1, -1):
+        if drawable(updates[position]):
+            return position
+    return None
+
+
 #: Extra attempts at posting a board after discord.py gave up (it already retries 429s and
 #: some 5xx itself); the move is stored, so the board must reach the thread.
 POST_ATTEMPTS = 4
@@ -220,8 +235,14 @@ class Publisher:
                     "finished",
                 ):
                     lobby_changed = True
+            # Only the newest board is drawn: a person's move is often followed by several bot
+            # turns in one delivery, and each image costs the bot's scarcest resource (CPU).
+            # The earlier updates still tell their moves, in words.
+            drawn = newest_drawable(boards)
             for position, update in enumerate(boards):
-                await self._post_update(table, update, last=position == len(boards) - 1)
+                await self._post_update(
+                    table, update, last=position == len(boards) - 1, draw=position == drawn
+                )
             if lobby_changed:
                 await self.refresh_lobby(table)
 
@@ -242,7 +263,10 @@ class Publisher:
         except discord.HTTPException:
             log.warning("could not update the lobby of table %s", table.id, exc_info=True)
 
-    async def _post_update(self, table: TableRecord, update: PublicUpdate, *, last: bool) -> None:
+    async def _post_update(
+        self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool = True
+    ) -> None:
+        """Post one update; with its board image only when ``draw`` (and it has a board)."""
         if table.thread_id is None:
             return
         thread = await self.channel(table.thread_id)
@@ -250,7 +274,7 @@ class Publisher:
         turn, users = turn_line(table, update, locale) if last else ("", [])
         text = "\n".join(part for part in (update_text(table, update, locale), turn) if part)
         files: list[discord.File] = []
-        if update.view is not None and update.kind != "reminder":
+        if draw and update.view is not None and drawable(update):
             image = await self.renderer.board(
                 update.view,
                 seat_names(table, update.view.get("seats") or [], locale),

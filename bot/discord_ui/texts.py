@@ -87,10 +87,10 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
     head = t("lobby.title", locale, game=title, table=table.id, host=f"<@{table.host_id}>")
     lines = [head, options_line(table, locale), ""]
     teams = teams_of(table)
-    team_of = {}
+    team_of: dict[int, int] = {}
     if teams:
-        for number, team in enumerate(teams):
-            for seat in team:
+        for number, members in enumerate(teams):
+            for seat in members:
                 team_of[seat] = number
     # The service lists every seat: in the lobby one per position (free ones have nobody),
     # in play the engine's seats.

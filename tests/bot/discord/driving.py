@@ -278,12 +278,17 @@ async def play_tile_turn(
     thread: Channel,
     rng: random.Random,
     stats: Stats,
+    *,
+    label: str = "Place tile",
 ) -> None:
-    """``user`` places the drawn tile: cell (paged select), rotation, figure spot or none."""
+    """``user`` places the drawn tile: cell (paged select), rotation, figure spot or none.
+
+    ``label`` is the board's button in the server's language (the prompt is in ``user``'s).
+    """
     from bot.discord_ui import tile_prompts
 
     board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, "Place tile")
+    prompt = await open_prompt(world, user, board, label)
     stats.clicks += 1
     info = await world.desk.service.private_info(table_id, user.id)
     placements = tile_prompts.placements_of(info)
