@@ -282,6 +282,7 @@ _CARCASSONNE: dict[str, Callable[[_Facts], str]] = {
         rot=f.data["rot"],
     ),
     "builder": lambda f: f.t("event.builder", name=f.name(f.seat)),
+    "no_figure": lambda f: f.t("event.no_figure", name=f.name(f.seat)),
     "figure": lambda f: f.t(
         "event.figure",
         name=f.name(f.seat),

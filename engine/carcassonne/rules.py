@@ -275,6 +275,10 @@ def _figure_event(seat: int, name: str, kind: str, x: int, y: int, segment: str)
     )
 
 
+def _no_figure_event(seat: int, name: str) -> Event:
+    return Event("no_figure", seat, {}, f"{name} places no figure")
+
+
 _FIGURE_WORDS = {
     "follower": "a follower",
     "big": "the big follower",
@@ -301,6 +305,9 @@ def act(state: State, action: Action) -> None:
         supply[seat] = (mine[0], mine[1], mine[2], mine[3])
         state.supply = tuple(supply)
         events.append((_figure_event, (seat, state.names[seat], action.kind, x, y, action.segment)))
+    else:
+        # Said in words so that a log or chat line never reads "played none".
+        events.append((_no_figure_event, (seat, state.names[seat])))
     events.extend(score_placement(state))
     state.log = (*state.log, f"{state.pending} {action}")
     state.pending = None

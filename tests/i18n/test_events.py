@@ -112,3 +112,14 @@ def test_lists_in_words() -> None:
     assert list_words(["Rot"], "de") == "Rot"
     assert list_words(["Rot", "Blau", "Gelb"], "de") == "Rot, Blau und Gelb"
     assert list_words(["a", "b"], "en") == "a and b"
+
+
+def test_placing_no_figure_reads_in_german_and_hungarian() -> None:
+    import engine.carcassonne as carc
+
+    state = carc.new_game(2, {}, seed=5)
+    state = carc.apply(state, carc.legal_moves(state)[0])
+    state = carc.apply(state, "none")
+    (event,) = [e.to_json() for e in state.events if e.kind == "no_figure"]
+    assert "keine Figur" in event_text(event, "de", game="carcassonne")
+    assert "nem tesz le figurát" in event_text(event, "hu", game="carcassonne")

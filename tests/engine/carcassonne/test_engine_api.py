@@ -336,3 +336,13 @@ def test_apply_refuses_a_move_announced_for_a_seat_not_to_act() -> None:
     with pytest.raises(IllegalMove, match="turn"):
         carc.apply(state, move, seat=1 - to_act)
     assert carc.to_position(carc.apply(state, move, seat=to_act))["phase"] == "figure"
+
+
+def test_placing_no_figure_is_said_in_words() -> None:
+    import engine.carcassonne as carc
+
+    state = carc.new_game(2, {}, seed=5)
+    state = carc.apply(state, carc.legal_moves(state)[0])
+    state = carc.apply(state, "none")
+    (event,) = [e for e in state.events if e.kind == "no_figure"]
+    assert event.text.endswith("places no figure")
