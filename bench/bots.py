@@ -1,6 +1,7 @@
 """Bot strength: seeded matches between bot levels, win rates with 95 % Wilson intervals.
 
-Run ``python -m bench.bots [--games N] [--hard-games N] [--budget S] [--timing N]``.
+Run ``python -m bench.bots [--games N] [--hard-games N] [--budget S] [--timing N]``
+(``--only GAME``, ``--pairs hard-normal`` select what to play).
 Matches: ``normal`` vs ``easy``, ``hard`` vs ``normal`` and ``hard`` vs ``easy`` in Tock
 2v2, Dog 2v2 (4 players) and Carcassonne with 2 players. The sides swap seats every game
 (race games: the first level plays seats 0 and 2 in even games, 1 and 3 in odd games;
@@ -85,7 +86,7 @@ def play_match(
         if name == "carcassonne":
             state = game.apply(state, text)
         else:
-            state = game.apply(state, text, seat)  # type: ignore[call-arg]
+            state = game.apply(state, text, seat)
     raise RuntimeError(f"{name} game {seed} did not end in {MAX_ACTIONS} actions")
 
 
@@ -98,8 +99,13 @@ def run_pair(
     games: int,
     budget: float,
     iterations: int | None,
+    progress: bool = False,
 ) -> Tally:
-    """``games`` games of ``first`` against ``second``, swapping seats every game."""
+    """``games`` games of ``first`` against ``second``, swapping seats every game.
+
+    With ``progress``, prints the running tally after every game (long runs on a loaded
+    machine can then be read, or stopped, half-way).
+    """
     tally = Tally()
     for i in range(games):
         mine = {0, 2} if players == 4 else {0}
@@ -113,6 +119,13 @@ def run_pair(
         if ours:
             tally.wins += 1.0 if ours == len(winners) else 0.5
         tally.games += 1
+        if progress:
+            low, high = wilson(tally.wins, tally.games)
+            print(
+                f"  .. {name} {first} v {second}: {tally.wins:g}/{tally.games}"
+                f"  [{low:.2f}, {high:.2f}]",
+                flush=True,
+            )
     return tally
 
 
@@ -135,7 +148,7 @@ def time_hard_moves(count: int) -> list[tuple[str, float, float]]:
             if name == "carcassonne":
                 state = game.apply(state, text)
             else:
-                state = game.apply(state, text, seat)  # type: ignore[call-arg]
+                state = game.apply(state, text, seat)
             ply += 1
         out.append((name, sum(times) / max(len(times), 1), max(times, default=0.0)))
     return out
@@ -149,7 +162,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=0.25, help="seconds per hard move")
     parser.add_argument("--iterations", type=int, default=None, help="cap on hard worlds")
     parser.add_argument("--timing", type=int, default=8, help="hard moves timed at 1 s")
+    parser.add_argument("--progress", action="store_true", help="print after every game")
     parser.add_argument("--only", choices=[g[0] for g in GAMES], default=None)
+    parser.add_argument(
+        "--pairs",
+        default=",".join(f"{a}-{b}" for a, b in PAIRS),
+        help="match-ups to play, e.g. hard-normal,hard-easy",
+    )
     args = parser.parse_args(argv)
     print(f"hard budget {args.budget} s per move, iterations cap {args.iterations}")
     print(f"{'game':<12} {'match':<16} {'games':>5} {'win rate':>9}  95 % CI       hard move s")
@@ -157,12 +176,22 @@ def main(argv: list[str] | None = None) -> None:
         if args.only and name != args.only:
             continue
         for first, second in PAIRS:
+            if f"{first}-{second}" not in args.pairs.split(","):
+                continue
             games = args.games if first != "hard" else args.hard_games
             if games <= 0:
                 continue
             started = time.perf_counter()
             tally = run_pair(
-                name, players, options, first, second, games, args.budget, args.iterations
+                name,
+                players,
+                options,
+                first,
+                second,
+                games,
+                args.budget,
+                args.iterations,
+                args.progress,
             )
             low, high = wilson(tally.wins, tally.games)
             rate = tally.wins / tally.games

@@ -2,12 +2,22 @@
 
 One iteration draws a *world*: a full state consistent with the bot's view
 (``sample_state(view, seed_i)``: other hands, draw pile or tile bag filled at random). In
-that world every candidate move is played, then the other seats (partner included) answer
-with the ``normal`` policy until the bot is to act again, and the position is evaluated.
+that world every candidate move is played, then the game is rolled out with the ``normal``
+policy for every seat and the position is evaluated:
+
+* Tock and Dog: the other seats answer, the bot plays its next turn too (so a move that
+  sets up the next card of its hand is seen), the others answer again; the rollout stops
+  earlier at the end of the hand (a new deal) or of the game.
+* Carcassonne: the other players take their turns until the bot draws again; with only a
+  few tiles left the rollout plays on to the end of the game, so the final scoring (farms,
+  unfinished features) is counted exactly in that world.
+
 Every candidate meets the same worlds (common random numbers), so differences between
-candidates are not drowned by the luck of the draw. The ``normal`` bot's favourite is kept
-unless another candidate beats it clearly on those worlds (see ``_pick``): a small budget
-then makes ``hard`` play like ``normal`` rather than worse.
+candidates are not drowned by the luck of the draw. Candidates that are clearly worse than
+the ``normal`` favourite after a few worlds are dropped, so the rest of the budget goes to
+the close ones. The favourite is kept unless another candidate beats it clearly on those
+worlds (see ``_pick``): a small budget then makes ``hard`` play like ``normal`` rather than
+worse.
 
 The candidates are the ``normal`` bot's top moves, so ``hard`` never considers a move that
 the one-move heuristic ranks far down; with a single candidate it answers at once.
@@ -42,8 +52,31 @@ CARC_MARGIN = 6.0
 MIN_WORLDS = 3
 #: Standard errors by which a candidate must beat the ``normal`` choice (see ``_pick``).
 EVIDENCE = 1.0
-#: Safety cap on the plies of one rollout (the bot's next turn normally ends it first).
+#: Safety cap on the plies of one Carcassonne rollout before the end game.
 MAX_PLIES = 12
+#: Own turns a race rollout plays with ``normal`` after the candidate, before evaluating.
+RACE_OWN_TURNS = 1
+#: Safety cap on the plies (card plays, 7 segments) of one race rollout.
+RACE_MAX_PLIES = 40
+#: With this many tiles left or fewer, a Carcassonne rollout plays to the end of the game.
+CARC_ENDGAME_TILES = 4
+#: What winning outright adds to the final score margin of an end-game rollout.
+FINAL_WIN = 5.0
+#: Worlds before a clearly worse candidate may be dropped, and by how many standard errors
+#: of the paired difference it must trail the ``normal`` choice.
+PRUNE_WORLDS = 4
+PRUNE_EVIDENCE = 2.0
+
+
+def _paired(first: Sequence[float], other: Sequence[float]) -> tuple[int, float, float]:
+    """(worlds, mean, standard error) of ``other - first`` on the worlds both met."""
+    n = min(len(first), len(other))
+    if n < 2:
+        return n, 0.0, math.inf
+    diffs = [other[w] - first[w] for w in range(n)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return n, mean, math.sqrt(var / n)
 
 
 def _pick(scores: Sequence[Sequence[float]]) -> int:
@@ -55,21 +88,26 @@ def _pick(scores: Sequence[Sequence[float]]) -> int:
     the best-looking of several noisy means is usually just lucky (the winner's curse);
     this keeps ``hard`` at least as good as ``normal`` when the budget is small.
     """
-    worlds = len(scores[0])
-    if worlds < MIN_WORLDS:
+    if len(scores[0]) < MIN_WORLDS:
         return 0
     best, best_gain = 0, 0.0
     for i in range(1, len(scores)):
-        diffs = [scores[i][w] - scores[0][w] for w in range(min(worlds, len(scores[i])))]
-        n = len(diffs)
+        n, mean, error = _paired(scores[0], scores[i])
         if n < MIN_WORLDS:
             continue
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        error = math.sqrt(var / n)
         if mean > EVIDENCE * error and mean > best_gain:
             best, best_gain = i, mean
     return best
+
+
+def _still_in(scores: Sequence[Sequence[float]], alive: Sequence[int]) -> list[int]:
+    """The candidates worth more worlds: the favourite and any not clearly worse than it."""
+    kept = []
+    for i in alive:
+        n, mean, error = _paired(scores[0], scores[i])
+        if i == 0 or n < PRUNE_WORLDS or mean >= -PRUNE_EVIDENCE * error:
+            kept.append(i)
+    return kept
 
 
 def _search(count: int, budget: Budget, play: Callable[[int, int], float]) -> int:
@@ -77,16 +115,18 @@ def _search(count: int, budget: Budget, play: Callable[[int, int], float]) -> in
 
     Before each rollout the clock must leave room for one more rollout of average length,
     so a search rarely overruns its budget. Only whole worlds count, so that candidates are
-    always compared on the same worlds. With an iteration cap and enough time the result
-    depends on the seed only.
+    always compared on the same worlds; a candidate dropped as clearly worse keeps the
+    scores of the worlds it met. With an iteration cap and enough time the result depends
+    on the seed only.
     """
     scores: list[list[float]] = [[] for _ in range(count)]
+    alive = list(range(count))
     world = 0
     spent = 0.0
     rollouts = 0
-    while budget.allows(world):
+    while budget.allows(world) and len(alive) > 1:
         found: list[float] = []
-        for i in range(count):
+        for i in alive:
             average = spent / rollouts if rollouts else 0.0
             if not budget.time_left(reserve=average):
                 break
@@ -94,11 +134,12 @@ def _search(count: int, budget: Budget, play: Callable[[int, int], float]) -> in
             found.append(play(world, i))
             spent += time.perf_counter() - started
             rollouts += 1
-        if len(found) < count:
+        if len(found) < len(alive):
             break  # a world cut short would compare candidates on different worlds
-        for i, score in enumerate(found):
+        for i, score in zip(alive, found, strict=True):
             scores[i].append(score)
         world += 1
+        alive = _still_in(scores, alive)
     return _pick(scores)
 
 
@@ -128,14 +169,22 @@ def race_move(
 
 
 def _race_rollout(game: RaceGame, state: RaceState, seat: int) -> float:
-    """Let the other seats answer with ``normal`` until ``seat`` acts again; evaluate."""
-    for _ in range(MAX_PLIES):
-        if state.phase == "finished":
+    """Roll out with ``normal`` for every seat; evaluate before ``seat``'s next-but-one turn.
+
+    ``seat`` itself plays :data:`RACE_OWN_TURNS` more turns, so the worth of a move that
+    prepares the next card shows; the rollout ends early with the hand (a new deal brings
+    fresh, random cards that no candidate earned) or the game.
+    """
+    hand = (state.number, state.dealer)
+    own = 0
+    for _ in range(RACE_MAX_PLIES):
+        if state.phase != "play" or (state.number, state.dealer) != hand:
             break
-        to_act = game.seats_to_act(state)
-        if state.phase == "play" and seat in to_act:
-            break
-        actor = min(to_act) if state.phase == "exchange" else state.turn
+        actor = state.turn
+        if actor == seat and state.seven is None:
+            if own >= RACE_OWN_TURNS:
+                break
+            own += 1
         state = game.apply(state, normal_move(game, state, actor), actor)
     return race_eval.evaluate(state, seat)
 
@@ -156,17 +205,32 @@ def carcassonne_move(view: Mapping[str, Any], seat: int, seed: int, budget: Budg
             worlds.clear()
             worlds[world] = carc.sample_state(view, sub_seed(seed, 1, world))
         after = carc.apply(worlds[world], choices[i])
-        return _carc_rollout(after, seat)
+        return _carc_rollout(after, seat, to_end)
+
+    to_end = state.tiles_left() <= CARC_ENDGAME_TILES
 
     return choices[_search(len(choices), budget, play)]
 
 
-def _carc_rollout(state: CarcState, seat: int) -> float:
-    """Let the other players take their turns with ``normal``; evaluate at ``seat``'s turn."""
-    for _ in range(MAX_PLIES):
-        if state.phase == "finished" or state.to_act == seat or state.to_act is None:
+def _carc_rollout(state: CarcState, seat: int, to_end: bool = False) -> float:
+    """Let the others take their turns with ``normal``; evaluate at ``seat``'s next draw.
+
+    With ``to_end`` everyone (``seat`` too) plays on with ``normal`` to the end of the game
+    and the final score margin is the result.
+    """
+    plies = state.tiles_left() * state.players + MAX_PLIES if to_end else MAX_PLIES
+    for _ in range(plies):
+        if state.phase == "finished" or state.to_act is None:
+            break
+        if state.to_act == seat and not to_end:
             break
         state = carc.apply(state, normal_choice(state, state.to_act))
+    if state.phase == "finished":
+        # The margin, not the +-WIN of ``evaluate``: a few worlds of win/loss swings would
+        # hide every difference between candidates; a win still counts a little extra.
+        scores = state.scores
+        margin = scores[seat] - max(v for p, v in enumerate(scores) if p != seat)
+        return margin + (FINAL_WIN if state.winners == (seat,) else 0.0)
     return carcassonne_eval.evaluate(state, seat, Memo(odds=TileOdds(state)))
 
 

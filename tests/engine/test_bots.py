@@ -320,3 +320,51 @@ def test_hard_sees_that_no_tile_left_can_close_a_city() -> None:
     roads_only = state.copy()
     roads_only.pile = ("U",) * len(state.pile)
     assert TileOdds(roads_only).chance(roads_only, root, feat) == 0.0
+
+
+# -- the hard search --------------------------------------------------------------------------
+
+
+def test_search_drops_a_clearly_worse_candidate_and_takes_a_clearly_better_one() -> None:
+    from engine.bots import search
+    from engine.bots.common import Budget
+
+    calls = [0, 0, 0]
+
+    def play(world: int, i: int) -> float:
+        calls[i] += 1
+        luck = (world * 7919) % 13  # the same luck for every candidate in a world
+        return luck + (0.0, -30.0 + world % 3, 4.0 + world % 2)[i]
+
+    assert search._search(3, Budget(30.0, 20), play) == 2
+    assert calls[0] == calls[2] == 20
+    # The clearly worse move stops costing rollouts once the evidence is in.
+    assert calls[1] == search.PRUNE_WORLDS
+
+
+def test_search_keeps_the_normal_choice_without_evidence() -> None:
+    from engine.bots import search
+    from engine.bots.common import Budget
+
+    def play(world: int, i: int) -> float:
+        # Candidate 1 looks better on average only by luck: its edge flips sign.
+        return 0.0 if i == 0 else (5.0 if world % 2 else -4.0)
+
+    assert search._search(2, Budget(30.0, 8), play) == 0
+
+
+def test_hard_endgame_rollout_counts_the_final_score() -> None:
+    from engine.bots import search
+    from engine.bots.carcassonne_policy import normal_choice
+
+    state = carc.from_setup(
+        {"players": 2, "seed": 0, "start_player": 0, "draws": ["E", "U", "V", "U", "B"]}
+    )
+    after = carc.apply(state, "E 0,-1@180 follower:city0")
+    assert after.tiles_left() <= search.CARC_ENDGAME_TILES
+    end = after
+    while end.phase != "finished":
+        end = carc.apply(end, normal_choice(end, end.to_act))
+    margin = end.scores[0] - end.scores[1]
+    bonus = search.FINAL_WIN if end.winners == (0,) else 0.0
+    assert search._carc_rollout(after, 0, to_end=True) == margin + bonus
