@@ -39,9 +39,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Parse the command line.
+
+    ``poeppel play`` takes game options as ``NAME=VALUE`` words anywhere on the line, also
+    after ``--players 4``; argparse alone would refuse those once an optional came between.
+    """
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        if args.command == "play" and all("=" in e and not e.startswith("-") for e in extra):
+            args.options = [*getattr(args, "options", []), *extra]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``poeppel`` console script."""
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     if args.command == "play":
         from bot.console import run_play
 

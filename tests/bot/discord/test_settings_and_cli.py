@@ -81,3 +81,21 @@ def test_bad_shard_ids_are_refused_before_connecting(
     assert "backwards" in caplog.text
     assert main(["run", "--shard-ids", "0-1"]) == 2
     assert "--shard-count" in caplog.text
+
+
+def test_play_takes_game_options_after_flags() -> None:
+    from bot.cli import parse_args
+
+    args = parse_args(["play", "dog", "--players", "4", "ruleset=braendi", "--bots", "3"])
+    assert args.options == ["ruleset=braendi"]
+    assert args.players == 4
+    assert args.bots == 3
+
+
+def test_unknown_words_on_the_command_line_are_refused() -> None:
+    from bot.cli import parse_args
+
+    with pytest.raises(SystemExit):
+        parse_args(["run", "ruleset=braendi"])
+    with pytest.raises(SystemExit):
+        parse_args(["play", "dog", "--no-such-flag"])
