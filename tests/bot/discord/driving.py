@@ -8,7 +8,7 @@ clicking: "Show my hand", the card, the joker's kind, the move (paging a select 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -245,6 +245,26 @@ def to_act(board: Message, users: list[ScriptedUser]) -> list[ScriptedUser]:
     return [u for u in users if f"<@{u.id}>" in board.content]
 
 
+async def _play_to_the_end(
+    world: World,
+    table_id: int,
+    users: list[ScriptedUser],
+    stats: Stats,
+    max_rounds: int,
+    play_turns: Callable[[list[ScriptedUser], Any], Awaitable[None]],
+) -> str:
+    """Let ``play_turns`` act for the users the newest board names until the game is over."""
+    thread = world.thread_of(world.lobby(table_id))
+    for _ in range(max_rounds):
+        last = world.boards(thread)[-1]
+        if "Game over" in last.content:
+            return last.content
+        acting = to_act(world.newest_board(thread), users)
+        assert acting, f"nobody to act on {world.newest_board(thread).content!r}"
+        await play_turns(acting, thread)
+    raise AssertionError(f"no end after {max_rounds} rounds ({stats.turns} turns)")
+
+
 async def play_race_to_the_end(
     world: World,
     table_id: int,
@@ -255,17 +275,12 @@ async def play_race_to_the_end(
     max_rounds: int = 3000,
 ) -> str:
     """Play until a board announces the end; return that board's text."""
-    thread = world.thread_of(world.lobby(table_id))
-    for _ in range(max_rounds):
-        last = world.boards(thread)[-1]
-        if "Game over" in last.content:
-            return last.content
-        board = world.newest_board(thread)
-        acting = to_act(board, users)
-        assert acting, f"nobody to act on {board.content!r}"
-        for user in acting:
+
+    async def turns(acting: list[ScriptedUser], thread: Any) -> None:
+        for user in acting:  # several seats act at once in an exchange
             await play_race_turn(world, table_id, user, thread, rng, stats)
-    raise AssertionError(f"no end after {max_rounds} rounds ({stats.turns} turns)")
+
+    return await _play_to_the_end(world, table_id, users, stats, max_rounds, turns)
 
 
 # --- a Carcassonne turn ------------------------------------------------------------------------
@@ -327,13 +342,8 @@ async def play_tiles_to_the_end(
     max_rounds: int = 400,
 ) -> str:
     """Play Carcassonne until a board announces the end; return that board's text."""
-    thread = world.thread_of(world.lobby(table_id))
-    for _ in range(max_rounds):
-        last = world.boards(thread)[-1]
-        if "Game over" in last.content:
-            return last.content
-        board = world.newest_board(thread)
-        acting = to_act(board, users)
-        assert acting, f"nobody to act on {board.content!r}"
+
+    async def turns(acting: list[ScriptedUser], thread: Any) -> None:
         await play_tile_turn(world, table_id, acting[0], thread, rng, stats)
-    raise AssertionError(f"no end after {max_rounds} rounds ({stats.turns} turns)")
+
+    return await _play_to_the_end(world, table_id, users, stats, max_rounds, turns)
