@@ -61,7 +61,9 @@ class InvalidOptions(ValueError):
     """Table options that are unknown or out of range; the message names the option."""
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass's __init__ costs three times as much, and every action of
+# a simulated game makes a few events. Events are shared between states: never change one.
+@dataclass(slots=True)
 class Event:
     """Something that happened during an action, for logs, chat messages and the renderer.
 

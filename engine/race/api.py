@@ -39,6 +39,9 @@ _SEGMENT = re.compile(_WALK)
 _LEGAL = tuple(f"legal{seat}" for seat in range(6))
 _SORTED = tuple(f"sorted{seat}" for seat in range(6))
 _PLAYS = tuple(f"plays{seat}" for seat in range(6))
+#: ``seats_to_act`` while a card is to be played: the seat in turn alone (shared sets).
+_ALONE = tuple(frozenset({seat}) for seat in range(6))
+_new_move = tuple.__new__
 
 
 class RaceGame:
@@ -112,12 +115,13 @@ class RaceGame:
 
     def seats_to_act(self, state: State) -> frozenset[int]:
         """Seats owing a decision: unpicked seats in an exchange, else the seat in turn."""
-        if state.phase == "finished":
-            return frozenset()
-        if state.phase == "exchange":
+        phase = state.phase
+        if phase == "play":
+            return _ALONE[state.turn]
+        if phase == "exchange":
             picked = {s for s, _ in state.exchange}
             return frozenset(s for s in state.cfg.seats if s not in picked)
-        return frozenset({state.turn})
+        return frozenset()
 
     def outcome(self, state: State) -> Outcome | None:
         """``None`` while the game runs, else the winners."""
@@ -145,10 +149,8 @@ class RaceGame:
         moves: dict[str, Move] = {}
         ordered: list[Move] | None = None  # None: the dict is in display order already
         hand = state.hands[seat]
-        if state.phase == "exchange":
-            for token in sort_cards(set(hand)):
-                moves[f"G:{token}"] = Move(f"G:{token}", seat, "pick", token, token)
-        elif state.phase == "play" and seat == state.turn:
+        phase = state.phase
+        if phase == "play" and seat == state.turn:
             if state.seven is not None:
                 search = flow.seven_search(state)
                 for frm, to, steps in search.segments(state.seven.left):
@@ -173,6 +175,10 @@ class RaceGame:
                     moves = {"F": Move("F", seat, "fold")}
                 else:
                     moves = self._discards(seat, hand)
+        elif phase == "exchange":
+            for token in sort_cards(set(hand)):
+                text = f"G:{token}"
+                moves[text] = _new_move(Move, (text, seat, "pick", token, token, ()))
         cache[key] = moves
         cache[_SORTED[seat]] = list(moves.values()) if ordered is None else ordered
         return moves

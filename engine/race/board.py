@@ -23,13 +23,15 @@ class Work:
     spells a few, and this is the hot path of whole-game simulations.
     """
 
-    __slots__ = ("cfg", "events", "guards", "movers", "occ", "pawns", "state")
+    __slots__ = ("cfg", "events", "guards", "guards_moved", "movers", "occ", "pawns", "state")
 
     def __init__(self, state: State) -> None:
         self.cfg = state.cfg
         self.state = state
         self.occ = dict(state.occupied())
-        self.guards = set(state.guarded_fields())
+        #: The guarded ring fields: replaced, never changed (most actions keep the state's).
+        self.guards = state.guarded_fields()
+        self.guards_moved = False
         self.events: list[Event] = []
         #: The pawns per seat, kept sorted as pawns move (cheaper than rebuilding them).
         self.pawns = list(state.pawns)
@@ -43,11 +45,17 @@ class Work:
         locs.sort()
         self.pawns[seat] = tuple(locs)
 
+    def _unguard(self, loc: int) -> None:
+        """The guard on ``loc`` (if any) ends: its pawn left or was taken."""
+        if loc in self.guards:
+            self.guards = self.guards.difference((loc,))
+            self.guards_moved = True
+
     def capture(self, loc: int, by: int) -> None:
         """Send the pawn on ``loc`` to its owner's kennel (C-5.1)."""
         victim = self.occ.pop(loc)
         self._relocate(victim, loc, KENNEL + victim)
-        self.guards.discard(loc)
+        self._unguard(loc)
         at = NAMES[loc]
         self.events.append(
             Event(
@@ -62,7 +70,7 @@ class Work:
         """Move the pawn on ``frm`` along ``path``; capture at the end (or everywhere)."""
         occ = self.occ
         seat = occ.pop(frm)
-        self.guards.discard(frm)
+        self._unguard(frm)
         to = path[-1]
         if burn:
             for loc in path:
@@ -97,7 +105,8 @@ class Work:
         self.occ[start] = colour
         self._relocate(colour, KENNEL + colour, start)
         self.movers.append(colour)
-        self.guards.add(start)
+        self.guards = self.guards.union((start,))
+        self.guards_moved = True
         to = NAMES[start]
         self.events.append(
             Event(
@@ -128,6 +137,8 @@ class Work:
         """The pawns per seat (4 sorted locations each) and the guarded seats."""
         # A guarded field always holds its own pawn: nothing can capture, swap or pass it,
         # and the guard ends when that pawn steps away (C-3).
+        if not self.guards_moved:
+            return tuple(self.pawns), self.state.guards
         occ = self.occ
         return tuple(self.pawns), frozenset([occ[loc] for loc in self.guards])
 
@@ -137,5 +148,7 @@ class Work:
         Saves rebuilding it when the next legal moves are generated; nothing changes the
         dict any more.
         """
-        new.cache["occ"] = self.occ
+        cache = new.cache
+        cache["occ"] = self.occ
+        cache["guarded"] = self.guards
         return new

@@ -282,13 +282,18 @@ def finish_play(
         "banned": False,
         "seven": None,
     }
-    win = None
-    if movers is None or any(pawns[s][0] >= HOME and pawns[s][-1] < KENNEL for s in movers):
-        win = winning_side_of(cfg, pawns)
+    finished = False
+    for s in cfg.seats if movers is None else movers:
+        locs = pawns[s]
+        if locs and locs[0] >= HOME and locs[-1] < KENNEL:
+            finished = True
+            break
+    win = winning_side_of(cfg, pawns) if finished else None
     if win is not None:
         names = " and ".join(colour_name(s) for s in win)
         events.append(Event("game_over", None, {"winners": list(win)}, f"{names} win the game!"))
-        return state.evolve(**changes, phase="finished", winner=win, events=tuple(events))
+        changes.update(phase="finished", winner=win, events=tuple(events))
+        return state.evolve(**changes)
     if rank == "10" and not auto and not cfg.is_dog:
         # T-8.1: the 10 bans the next seat, if it still holds cards.
         nxt = cfg.next_seat(seat)
@@ -296,13 +301,14 @@ def finish_play(
             events.append(
                 Event("ban", nxt, {}, f"{colour_name(nxt)} is banned and must discard a card.")
             )
-            changes["banned"] = True
-            new = state.evolve(**changes, turn=nxt, events=tuple(events))
-            return begin_turn(work.settle(new))
+            changes.update(banned=True, turn=nxt, events=tuple(events))
+            return begin_turn(work.settle(state.evolve(**changes)))
     turn = next_holder(cfg, hands, state.folded, seat)
     if turn is None:
         return next_deal(state.evolve(**changes), events)
-    return begin_turn(work.settle(state.evolve(**changes, turn=turn, events=tuple(events))))
+    changes["turn"] = turn
+    changes["events"] = tuple(events)
+    return begin_turn(work.settle(state.evolve(**changes)))
 
 
 def after_card(state: State, seat: int, bans: bool, events: list[Event]) -> State:

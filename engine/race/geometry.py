@@ -164,6 +164,9 @@ class Config:
 
     #: ``following[s]`` is :meth:`next_seat` of ``s`` for every position (a lookup table).
     following: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    #: Tables derived lazily by move generation (:mod:`engine.race.movegen`): configs are
+    #: shared by every table with the same options, so each entry is built once.
+    memo: dict[Any, Any] = field(default_factory=dict, hash=False, compare=False, repr=False)
 
     def next_seat(self, seat: int) -> int:
         """The next seat in use after ``seat`` (C-1.2)."""

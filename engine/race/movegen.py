@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.race.cards import COUNTS, ORDER, RANKS
-from engine.race.geometry import HOME, KENNEL, NAMES, Walk
+from engine.race.geometry import HOME, KENNEL, NAMES, Config, Walk
 from engine.race.move import Move
 from engine.race.seven import (
     Key,
@@ -135,38 +135,36 @@ class _Gen:
         self.moves[move[0]] = move
         self.keys[move[0]] = key
 
-    def walk_all(self, specs: list[_WalkSpec]) -> None:
-        """The forward walks of ``specs`` for every pawn of the moved colour (C-4)."""
-        forward = self.cfg.forward
+    def walk_all(self, tokens: list[str]) -> None:
+        """The forward walks of ``tokens`` for every pawn of the moved colour (C-4)."""
+        memo = self.cfg.memo
         blocked = self.blocked
         guarded = self.guarded
         # D-8.3: a pawn standing on its start field when the play began may not turn in at
         # once (bsw: never; braendi: not while blocking).
         dog, braendi = self.cfg.is_dog, self.cfg.braendi
-        moves, keys, seat = self.moves, self.keys, self.seat
+        moves, keys = self.moves, self.keys
         own = self.mine
-        s = self.colour
+        s, seat = self.colour, self.seat
         for loc in own:
-            table = forward[s][loc]
             turn_ok = not dog or (braendi and loc not in guarded)
-            for token, rank, count, prefix, head in specs:
-                for walk in table[count]:
+            for token in tokens:
+                entries = memo.get((seat, s, loc, token))
+                if entries is None:
+                    entries = _walk_entries(self.cfg, seat, s, loc, token)
+                for fields, turns_in_first, target, text, move, key in entries:
                     # C-4.2: no guarded ring field entered, no occupied home slot entered.
-                    if not blocked.isdisjoint(walk.fields):
+                    if not blocked.isdisjoint(fields):
                         continue
-                    if walk.turns_in_first and not turn_ok:
+                    if turns_in_first and not turn_ok:
                         continue
-                    text = prefix + walk.body
-                    if text in moves:
-                        continue
-                    move = _new_move(Move, (text, seat, "play", token, rank, walk.action))
-                    if walk.target in own:
+                    if target in own:
                         # Capturing an own pawn: another play may leave the very same board.
                         out = capture_own_code(self.code(), loc, s, loc in guarded)
-                        self.keep(token, out, move, (*head, walk.keys))
+                        self.keep(token, out, move, key)
                         continue
                     moves[text] = move
-                    keys[text] = (*head, walk.keys)
+                    keys[text] = key
 
     def walks(self, token: str, rank: str, count: int) -> None:
         """Variant 5 (T-7.5): walks of ``count`` for any pawn on the ring, or own."""
@@ -215,17 +213,20 @@ class _Gen:
                 rank = "A"  # N-6.1: the lowest declared kind with this outcome
             self.add(token, rank, body, ("out", colour), 0, ())
 
-    def swappable(self, loc: int, s: int) -> bool:
-        if loc >= HOME or loc in self.guarded:
-            return False
-        # D-11.2 (bsw): no pawn standing on its own start field takes part.
-        return not (self.cfg.is_dog and not self.cfg.braendi and loc == self.cfg.start[s])
-
     def jack(self, token: str) -> None:
         colour, dog = self.colour, self.cfg.is_dog
         occ = self.occ
-        mine = sorted([loc for loc, s in occ.items() if s == colour and self.swappable(loc, s)])
-        others = sorted([loc for loc, s in occ.items() if self.swappable(loc, s)])
+        guarded = self.guarded
+        # D-11.2 (bsw): no pawn standing on its own start field takes part.
+        bsw, start = dog and not self.cfg.braendi, self.cfg.start
+        others = sorted(
+            [
+                loc
+                for loc, s in occ.items()
+                if loc < HOME and loc not in guarded and not (bsw and loc == start[s])
+            ]
+        )
+        mine = [loc for loc in others if occ[loc] == colour]
         found = False
         for a in mine:
             for b in others:
@@ -292,11 +293,12 @@ class _Gen:
     def all_plays(self) -> dict[str, Move]:
         cfg = self.cfg
         plans = _PLANS[cfg.is_dog, cfg.variant5]
-        specs: list[_WalkSpec] = []
+        walkers: list[str] = []
         # Hands are kept in card order (N-2.2): their distinct tokens are in order too.
         for token in dict.fromkeys(self.state.hands[self.seat]):
             walks, actions = plans[token]
-            specs += walks
+            if walks:
+                walkers.append(token)
             for action, rank in actions:
                 if action == "7":
                     self.seven(token)
@@ -308,8 +310,8 @@ class _Gen:
                     self.bring_out(token, rank)
                 else:
                     self.walks(token, rank, COUNTS[rank])
-        if specs and self.mine:
-            self.walk_all(specs)
+        if walkers and self.mine:
+            self.walk_all(walkers)
         return self.moves
 
 
@@ -352,6 +354,33 @@ _PLANS: dict[tuple[bool, bool], dict[str, _Plan]] = {
     for dog in (False, True)
     for v5 in (False, True)
 }
+
+#: A forward walk ready to be offered: the fields it enters, whether it turns in with its
+#: first step, its target, the move's text, the move itself and its display key.
+_WalkEntry = tuple[frozenset[int], bool, int, str, Move, SortKey]
+
+
+def _walk_entries(
+    cfg: Config, seat: int, colour: int, loc: int, token: str
+) -> tuple[_WalkEntry, ...]:
+    """The forward walks ``token`` offers a pawn of ``colour`` on ``loc``, played by ``seat``.
+
+    Built once per table configuration and kept in ``cfg.memo``: the moves themselves are
+    immutable, so every position shares them and generation only filters. The walks of one
+    pawn and token never share a text (they differ in kind or target), and walks of other
+    pawns start elsewhere.
+    """
+    entries: list[_WalkEntry] = []
+    table = cfg.forward[colour][loc]
+    for _, rank, count, prefix, head in _PLANS[cfg.is_dog, cfg.variant5][token][0]:
+        for walk in table[count]:
+            text = prefix + walk.body
+            move = _new_move(Move, (text, seat, "play", token, rank, walk.action))
+            key = (*head, walk.keys)
+            entries.append((walk.fields, walk.turns_in_first, walk.target, text, move, key))
+    result = tuple(entries)
+    cfg.memo[seat, colour, loc, token] = result
+    return result
 
 
 def card_plays(state: State, seat: int) -> Plays:

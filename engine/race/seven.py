@@ -156,16 +156,22 @@ def independent_outcomes(
     left: int = 7,
     code: Outcome | None = None,
 ) -> dict[Outcome, tuple[Key, ...]] | None:
-    """The answer of :meth:`SevenSearch.outcomes` when the pawns cannot meet, else ``None``.
+    """The answer of :meth:`SevenSearch.outcomes`, split into groups of pawns that can meet.
 
-    The common case in play: the pawns of the moved colour stand so far apart that no
-    pawn's walk of up to 7 steps enters a field another pawn stands on or could reach
-    (their reaches, :attr:`Config.reach7`, are disjoint). Then each pawn's walks are legal
-    or not regardless of the others, every outcome comes from exactly one choice of walks,
-    and its smallest key list is the walks sorted by start location (N-6.4). Pawns packed
-    at the top of the home never move and only block. ``None`` asks for the full search:
-    reaches overlap, or a Dog carry-over (D-10.2) may switch the colour midway. ``code``
-    is :func:`board_code` of the board if known.
+    Pawns whose reaches (:attr:`Config.reach7`: every field a walk of up to 7 steps could
+    enter) are disjoint cannot meet in one 7: neither's walks enter a field the other
+    stands on or could reach. So the pawns of the moved colour fall into groups (linked
+    by overlapping reaches), each group's walks are legal or not regardless of the others,
+    and an outcome is one choice of outcome per group with step counts adding up to
+    ``left``. Its smallest key list (N-6.4) interleaves the groups' smallest lists by
+    always taking the smaller next key: every interleaving is a valid execution, and the
+    keys of different groups never tie (they start on different fields). A lone pawn's
+    walks are listed directly (:func:`_pawn_options`); a group of several is searched on
+    its own. Pawns packed at the top of the home never move and only block.
+
+    ``None`` asks for the full search: a Dog carry-over (D-10.2) may switch the colour
+    midway, or all pawns form one group (then nothing is gained). ``code`` is
+    :func:`board_code` of the board if known.
     """
     c = colour
     movers: list[int] = []
@@ -189,24 +195,60 @@ def independent_outcomes(
     if carry and c == own and cfg.partner[own] >= 0 and own_on_board == 4 and own_to_home <= left:
         return None
     count = len(movers)
+    groups: list[list[int]] = [movers]
     if count > 1:
-        reach = cfg.reach7[c]
-        movers.sort()
-        seen: set[int] = set()
-        for loc in movers:
-            region = reach[loc]
-            if not seen.isdisjoint(region):
-                return None
-            seen.update(region)
+        groups = _groups(cfg.reach7[c], sorted(movers))
+        if len(groups) == 1:
+            return None
     base = board_code(occ, guards) if code is None else code
     if count == 1:
         return {
             base ^ d: (key,)
             for _, key, d in _pawn_options(cfg, occ, guards, c, movers[0], left)[left]
         }
-    options = [_pawn_options(cfg, occ, guards, c, loc, left) for loc in movers]
+    if len(groups) == count:
+        return _combine_pawns(cfg, occ, guards, c, movers, left, base)
+    return _combine_groups(cfg, occ, guards, c, own, groups, left, base)
+
+
+def _groups(reach: dict[int, frozenset[int]], movers: list[int]) -> list[list[int]]:
+    """``movers`` (sorted) in groups linked by overlapping reaches, each group sorted."""
+    groups: list[list[int]] = []
+    regions: list[frozenset[int]] = []
+    for loc in movers:
+        region = reach[loc]
+        members = [loc]
+        keep_groups: list[list[int]] = []
+        keep_regions: list[frozenset[int]] = []
+        for group, area in zip(groups, regions, strict=True):
+            if area.isdisjoint(region):
+                keep_groups.append(group)
+                keep_regions.append(area)
+            else:
+                members += group
+                region = region | area
+        keep_groups.append(sorted(members))
+        keep_regions.append(region)
+        groups, regions = keep_groups, keep_regions
+    return groups
+
+
+def _combine_pawns(
+    cfg: Config,
+    occ: dict[int, int],
+    guards: set[int] | frozenset[int],
+    c: int,
+    movers: list[int],
+    left: int,
+    base: Outcome,
+) -> dict[Outcome, tuple[Key, ...]]:
+    """Every pawn on its own: an outcome is one walk (or none) per pawn.
+
+    Its keys are the walks sorted by start location, which is the order of ``movers``.
+    """
+    options = [_pawn_options(cfg, occ, guards, c, loc, left) for loc in sorted(movers)]
     result: dict[Outcome, tuple[Key, ...]] = {}
-    last = count - 1
+    last = len(options) - 1
 
     def choose(i: int, rest: int, code: int, keys: tuple[Key, ...]) -> None:
         if rest == 0:
@@ -223,6 +265,82 @@ def independent_outcomes(
                 choose(i + 1, rest - n, code ^ d, (*keys, key))
 
     choose(0, left, base, ())
+    return result
+
+
+def _interleave(parts: list[tuple[Key, ...]]) -> tuple[Key, ...]:
+    """The smallest interleaving of key lists whose keys all differ: smaller head first."""
+    parts = [part for part in parts if part]
+    if len(parts) == 1:
+        return parts[0]
+    merged: list[Key] = []
+    heads = [0] * len(parts)
+    while True:
+        best = -1
+        for i, part in enumerate(parts):
+            if heads[i] < len(part) and (best < 0 or part[heads[i]] < parts[best][heads[best]]):
+                best = i
+        if best < 0:
+            return tuple(merged)
+        merged.append(parts[best][heads[best]])
+        heads[best] += 1
+
+
+def _combine_groups(
+    cfg: Config,
+    occ: dict[int, int],
+    guards: set[int] | frozenset[int],
+    c: int,
+    own: int,
+    groups: list[list[int]],
+    left: int,
+    base: Outcome,
+) -> dict[Outcome, tuple[Key, ...]]:
+    """Independent groups, some of several pawns: one outcome (or none) per group."""
+    # options[i][n]: (key list, change of the board code) of group i using n steps.
+    options: list[list[list[tuple[tuple[Key, ...], int]]]] = []
+    movers = {loc for group in groups for loc in group}
+    for group in groups:
+        if len(group) == 1:
+            walks = _pawn_options(cfg, occ, guards, c, group[0], left)
+            options.append([[((key,), d) for _, key, d in per] for per in walks])
+            continue
+        # The other groups' pawns are out of reach: leave them out, so only this group moves.
+        mine = set(group)
+        board = {loc: s for loc, s in occ.items() if s != c or loc in mine or loc not in movers}
+        search = SevenSearch(cfg, board, guards, c, own, carry=False)
+        start = search.code
+        options.append(
+            [[]]
+            + [
+                [(keys, out ^ start) for out, keys in search.outcomes_of(n).items()]
+                for n in range(1, left + 1)
+            ]
+        )
+    result: dict[Outcome, tuple[Key, ...]] = {}
+    last = len(options) - 1
+
+    def settle(code: int, parts: list[tuple[Key, ...]]) -> None:
+        keys = _interleave(parts)
+        old = result.get(code)
+        if old is None or keys < old:
+            result[code] = keys
+
+    def choose(i: int, rest: int, code: int, parts: list[tuple[Key, ...]]) -> None:
+        if rest == 0:
+            settle(code, parts)
+            return
+        if i == last:
+            for keys, d in options[i][rest]:
+                settle(code ^ d, [*parts, keys])
+            return
+        choose(i + 1, rest, code, parts)
+        per = options[i]
+        for n in range(1, rest + 1):
+            for keys, d in per[n]:
+                choose(i + 1, rest - n, code ^ d, [*parts, keys])
+
+    choose(0, left, base, [])
     return result
 
 
@@ -270,6 +388,10 @@ class SevenSearch:
         self.braendi = cfg.braendi
         self._nodes: dict[_MemoKey, _Node | None] = {}
         self._can: dict[_MemoKey, bool] = {}
+        # Outcome ids of the memoized nodes' reach sets: kept for the life of the search,
+        # so that nodes stay valid across calls of outcomes_of.
+        self._ids: dict[Outcome, int] = {}
+        self._outs: list[Outcome] = []
 
     # -- single steps ------------------------------------------------------------------
 
@@ -397,13 +519,21 @@ class SevenSearch:
                     self._single(loc, loc, 0, left, c, single)
                     break
             return single
-        self._ids: dict[Outcome, int] = {}
-        self._outs: list[Outcome] = []
+        return self.outcomes_of(left)
+
+    def outcomes_of(self, left: int) -> dict[Outcome, tuple[Key, ...]]:
+        """Like :meth:`outcomes` without shortcuts: the graph search itself.
+
+        Several calls on one search share its memo (a group searched for every step count).
+        """
         root = self._node(left)
         if root is None:
             return {}
         result: dict[Outcome, tuple[Key, ...]] = {}
+        reach = root.reach
         for oid, out in enumerate(self._outs):
+            if not reach >> oid & 1:
+                continue
             keys: list[Key] = []
             node = root
             while True:

@@ -204,3 +204,59 @@ def test_n_6_4_shortcut_for_far_apart_pawns_matches_the_full_search(game: str) -
         shortcut += 1
         assert answer == full
     assert shortcut >= 100  # the shortcut was really exercised
+
+
+def _grouped_position(rng: random.Random, game: str) -> dict[str, Any]:
+    """Two or three own pawns close together (they can meet) and one or two far away."""
+    ring = 64 if game == "dog" else 72
+    near = rng.randrange(ring)
+    far = (near + ring // 2 + rng.randrange(-4, 5)) % ring
+    own = {f"r{(near + d) % ring}" for d in rng.sample(range(6), rng.randint(2, 3))}
+    own |= {f"r{(far + d) % ring}" for d in rng.sample(range(4), rng.randint(1, 2))}
+    own_list = sorted(own)[:4]
+    used = set(own_list)
+    others: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        loc = f"r{(rng.choice([near, far]) + rng.randrange(-3, 10)) % ring}"
+        if loc not in used:
+            used.add(loc)
+            others.append(loc)
+    options = {"preset": rng.choice(["bsw", "braendi"])} if game == "dog" else {}
+    return {
+        "game": game,
+        "options": options,
+        "pawns": {"0": own_list, "1": others},
+        "hands": {"0": ["7"]},
+        "turn": 0,
+    }
+
+
+@pytest.mark.parametrize("game", ["tock", "dog"])
+def test_n_6_4_groups_of_pawns_that_can_meet_match_the_full_search(game: str) -> None:
+    """Pawns split into independent groups (some of several pawns) give the full answer.
+
+    The smallest key list interleaves the groups' smallest lists; an outcome reached by
+    several splits of the 7 steps keeps the smallest of them.
+    """
+    module = dog if game == "dog" else tock
+    rng = random.Random(5150)
+    grouped = 0
+    for _ in range(120):
+        try:
+            state = module.from_position(_grouped_position(rng, game))
+        except ValueError:
+            continue
+        answer = independent_outcomes(
+            state.cfg,
+            state.occupancy(),
+            state.guarded_fields(),
+            state.moved_colour(0),
+            0,
+            carry=state.cfg.is_dog,
+        )
+        if answer is None:
+            continue
+        full = _search(state).outcomes(7, fast=False)
+        assert answer == full
+        grouped += 1
+    assert grouped >= 60  # groups of several pawns were really exercised
