@@ -203,15 +203,15 @@ class _Gen:
             if guarded.isdisjoint(walk.ring_fields):
                 self.add_walk(token, "4", prefix, walk)
 
-    def bring_out(self, token: str, rank: str) -> None:
+    def bring_out(self, token: str) -> None:
         colour = self.colour
-        start = self.cfg.start[colour]
-        on_board = len(self.mine)
-        if on_board < 4 and start not in self.guarded:
-            body = "E" if colour == self.seat else f"E{colour}"
-            if token == "X":
-                rank = "A"  # N-6.1: the lowest declared kind with this outcome
-            self.add(token, rank, body, ("out", colour), 0, ())
+        if len(self.mine) < 4 and self.cfg.start[colour] not in self.guarded:
+            entry = self.cfg.memo.get(("out", self.seat, colour, token))
+            if entry is None:
+                entry = _out_entry(self.cfg, self.seat, colour, token)
+            text, move, key = entry
+            self.moves[text] = move
+            self.keys[text] = key
 
     def jack(self, token: str) -> None:
         colour, dog = self.colour, self.cfg.is_dog
@@ -307,7 +307,7 @@ class _Gen:
                 elif action == "4":
                     self.backward(token)
                 elif action == "E":
-                    self.bring_out(token, rank)
+                    self.bring_out(token)
                 else:
                     self.walks(token, rank, COUNTS[rank])
         if walkers and self.mine:
@@ -383,6 +383,21 @@ def _walk_entries(
     return result
 
 
+def _out_entry(cfg: Config, seat: int, colour: int, token: str) -> tuple[str, Move, SortKey]:
+    """The bring-out play of ``token`` for ``colour`` by ``seat`` (C-6), kept in ``cfg.memo``.
+
+    A joker declares an Ace (N-6.1: the lowest declared kind with this outcome).
+    """
+    rank = "A" if token == "X" else token
+    text = (
+        f"{card_part(token, rank)}:E" if colour == seat else f"{card_part(token, rank)}:E{colour}"
+    )
+    move = _new_move(Move, (text, seat, "play", token, rank, ("out", colour)))
+    entry = (text, move, (ORDER[token], ORDER[rank], 0, ()))
+    cfg.memo["out", seat, colour, token] = entry
+    return entry
+
+
 def card_plays(state: State, seat: int) -> Plays:
     """The legal card plays of ``seat``: by text, the outcome index, the aliases, sorted.
 
@@ -393,8 +408,11 @@ def card_plays(state: State, seat: int) -> Plays:
     plays = gen.all_plays()
     keys = gen.keys
     ordered = list(map(plays.__getitem__, sorted(plays, key=keys.__getitem__)))
-    aliases = {text: gen.by_outcome[index] for text, index in gen.aliases.items()}
-    return plays, gen.by_outcome, aliases, ordered
+    by_outcome = gen.by_outcome
+    aliases = (
+        {text: by_outcome[index] for text, index in gen.aliases.items()} if gen.aliases else {}
+    )
+    return plays, by_outcome, aliases, ordered
 
 
 Plays = tuple[dict[str, Move], dict[tuple[str, Outcome], Move], dict[str, Move], list[Move]]
