@@ -27,6 +27,7 @@ from bot.table_model import (
     TableFull,
     TableRecord,
     WrongPhase,
+    game_title,
 )
 from bot.table_updates import UpdatesMixin
 
@@ -61,7 +62,9 @@ class LobbyMixin(UpdatesMixin):
             players = max((c for c in counts if c <= 4), default=min(counts))
         if players not in counts:
             allowed = ", ".join(str(c) for c in counts)
-            raise InvalidTableOptions(f"{game} is played by {allowed} players, not {players}.")
+            raise InvalidTableOptions(
+                f"{game_title(game)} is played by {allowed} players, not {players}."
+            )
         from engine.protocol import InvalidOptions, validate_options
 
         try:
@@ -102,7 +105,7 @@ class LobbyMixin(UpdatesMixin):
         table_id = await self.storage.create_table(record)
         record = record.with_changes(id=table_id)
         self._live[table_id] = LiveTable(record, stored_version=record.version)
-        text = f"{host_name} opened a {game} table for {players} players."
+        text = f"{host_name} opened a {game_title(game)} table for {players} players."
         return Effects(record, [self._lobby_update(record, "created", text)])
 
     async def join(
@@ -212,7 +215,9 @@ class LobbyMixin(UpdatesMixin):
                 )
             if players not in module.PLAYER_COUNTS:
                 allowed = ", ".join(str(c) for c in module.PLAYER_COUNTS)
-                raise CannotStart(f"{record.game} needs {allowed} players; {players} are seated.")
+                raise CannotStart(
+                    f"{game_title(record.game)} needs {allowed} players; {players} are seated."
+                )
             if self.require_person and not any(s.user_id is not None for s in taken):
                 raise CannotStart("At least one person must play.")
             from engine.protocol import InvalidOptions
@@ -246,7 +251,7 @@ class LobbyMixin(UpdatesMixin):
                 PublicUpdate(
                     table_id,
                     "started",
-                    f"The game of {record.game} begins.",
+                    f"The game of {game_title(record.game)} begins.",
                     new.version,
                     view,
                     tuple(view["to_act"]),

@@ -10,6 +10,8 @@ import enum
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from i18n.catalog import has_key, t
+
 #: The absent-player policies: ``auto`` lets the engine take the left seat's decisions
 #: (C-13), ``bot`` hands the seat to a bot of level :data:`ABSENT_BOT_LEVEL`.
 ABSENT_POLICIES: tuple[str, ...] = ("auto", "bot")
@@ -19,6 +21,16 @@ BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 ABSENT_BOT_LEVEL = "normal"
 #: Allowed turn times in seconds; 0 means no turn clock.
 TURN_TIMES: tuple[int, ...] = (0, 60, 120, 180, 300, 600, 900, 1800, 3600, 86400)
+
+
+def game_title(game: str) -> str:
+    """A game's name in the service's English sentences (``Tock``); its id if it has none.
+
+    The Discord layer reads such a name back to its catalogue key and says it in the
+    reader's language.
+    """
+    key = f"game.{game}"
+    return t(key, "en") if has_key(key) else game
 
 
 class Phase(enum.StrEnum):

@@ -44,8 +44,9 @@ def _parse(text: str) -> list[tuple[str, str | None, str | None, str | None]]:
     return list(string.Formatter().parse(text))
 
 
-#: Families of words that appear inside the service's sentences (``A easy bot took seat 2.``).
-_NESTED_FAMILIES = ("bot_level.", "phase.")
+#: Families of words that appear inside the service's sentences (``A easy bot took seat 2.``,
+#: ``The game of Tock begins.``).
+_NESTED_FAMILIES = ("bot_level.", "phase.", "game.")
 
 
 @cache

@@ -62,6 +62,11 @@ def test_every_refusal_of_the_service_reads_in_german_and_hungarian(sentence: st
             "That person has no seat at this table.",
             "Diese Person hat keinen Platz an diesem Tisch.",
         ),
+        ("The game of Carcassonne begins.", "Die Partie Carcassonne beginnt."),
+        (
+            "Ann opened a Dog table for 4 players.",
+            "Ann hat einen Dog-Tisch für 4 Spieler eröffnet.",
+        ),
     ],
 )
 def test_sentences_with_their_parameters(english: str, german: str) -> None:
