@@ -8,7 +8,6 @@ English sentence, so a new engine event can never break a message.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -231,20 +230,13 @@ def _points_list(f: _Facts) -> list[int]:
     return [int(points)] * len(owners)
 
 
-#: The English engine names the city's segment (CN-2) only in its sentence, not in the data.
-_FIRST_EDITION_CITY = re.compile(r"supplying the city (\S+) at \(")
-
-
 def _farm(f: _Facts) -> str:
     """A farm score in the edition its data shows (K-9): third, second or first."""
     data = f.data
     owners = [int(o) for o in data["owners"]]
     if "city" in data:  # first edition: the farmers of one city, city by city
         x, y = (int(v) for v in data["city"])
-        found = _FIRST_EDITION_CITY.search(f.english)
-        if found is None:
-            raise ValueError("no segment name in the engine's sentence")
-        where = f.t("score.farm_city", segment=found.group(1), x=x, y=y)
+        where = f.t("score.farm_city", segment=str(data["segment"]), x=x, y=y)
         parts = [
             f.t("score.farm_first_part", name=f.name(o), points=p)
             for o, p in zip(owners, _points_list(f), strict=True)

@@ -386,6 +386,7 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
             data = {
                 "feature": "farm",
                 "city": [cx, cy],
+                "segment": state.seg_name(city),
                 "owners": owners,
                 "points": pts,
                 "awards": {str(o): p for o, p in zip(owners, pts, strict=True)},

@@ -129,8 +129,15 @@ def test_second_edition_farm_counts_the_pig_cities_from_the_points() -> None:
 
 def test_first_edition_farm_names_the_city() -> None:
     event = _farm_event(
-        {"feature": "farm", "city": [2, -1], "owners": [0, 1], "points": [5, 4]},
-        "farmers supplying the city city1 at (2,-1): Ann 5, Bo 4",
+        {
+            "feature": "farm",
+            "city": [2, -1],
+            "segment": "city1",
+            "owners": [0, 1],
+            "points": [5, 4],
+        },
+        # The words come from the data, not from the English sentence.
+        "(English wording that is not parsed)",
     )
     assert event_text(event, "de", game="carcassonne", names=["Ann", "Bo"]) == (
         "Bauern, die die Stadt city1 bei (2,-1) versorgen: Ann 5, Bo 4"
@@ -193,3 +200,20 @@ def test_complete_and_unfinished_monasteries() -> None:
     assert event_text(unfinished, "de", game="carcassonne", names=names) == (
         "unvollendetes Kloster 1 + 5 Nachbarn = 6 — Ann"
     )
+
+
+def test_first_edition_farm_event_of_a_real_game_names_its_city_in_german() -> None:
+    """CN-8.12 under first-edition farms: the event carries the city's segment (CN-2)."""
+    from tests.engine.carcassonne.rules_helpers import duel
+
+    draws = ["G", "E", "U"]
+    moves = ["G 0,-1@0 follower:field0", "E 0,-2@180 follower:field0", "U 1,0@0 follower:field0"]
+    state = duel(draws, moves, options={"farms": "first"})
+    farms = [e for e in state.events if e.kind == "score" and e.data.get("feature") == "farm"]
+    assert len(farms) == 1
+    farm = farms[0].to_json()
+    segment = farm["data"]["segment"]
+    assert segment.startswith("city")
+    german = event_text(farm, "de", game="carcassonne", names=["Ann", "Bo"])
+    assert german.startswith(f"Bauern, die die Stadt {segment} bei (")
+    assert german.endswith(": Ann 4")
