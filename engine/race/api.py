@@ -41,7 +41,6 @@ _SORTED = tuple(f"sorted{seat}" for seat in range(6))
 _PLAYS = tuple(f"plays{seat}" for seat in range(6))
 #: ``seats_to_act`` while a card is to be played: the seat in turn alone (shared sets).
 _ALONE = tuple(frozenset({seat}) for seat in range(6))
-_new_move = tuple.__new__
 
 
 class RaceGame:
@@ -176,9 +175,14 @@ class RaceGame:
                 else:
                     moves = self._discards(seat, hand)
         elif phase == "exchange":
-            for token in sort_cards(set(hand)):
-                text = f"G:{token}"
-                moves[text] = _new_move(Move, (text, seat, "pick", token, token, ()))
+            # Hands are kept in card order (N-2.2): their distinct tokens are in order too.
+            memo = state.cfg.memo
+            for token in dict.fromkeys(hand):
+                move = memo.get(("pick", seat, token))
+                if move is None:
+                    text = f"G:{token}"
+                    move = memo["pick", seat, token] = Move(text, seat, "pick", token, token)
+                moves[move[0]] = move
         cache[key] = moves
         cache[_SORTED[seat]] = list(moves.values()) if ordered is None else ordered
         return moves
