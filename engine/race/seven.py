@@ -14,8 +14,12 @@ steps, and memoizes on (board, moved pawns, steps left):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from engine.race.geometry import HOME, Config, home
+
+_T = TypeVar("_T")
 
 #: A segment key (N-6.4 step 2): (start location, steps, end location).
 Key = tuple[int, int, int]
@@ -246,44 +250,17 @@ def _combine_pawns(
 
     Its keys are the walks sorted by start location, which is the order of ``movers``.
     """
-    options = [_pawn_options(cfg, occ, guards, c, loc, left) for loc in sorted(movers)]
+    options = [
+        [[(key, d) for _, key, d in per] for per in _pawn_options(cfg, occ, guards, c, loc, left)]
+        for loc in sorted(movers)
+    ]
     result: dict[Outcome, tuple[Key, ...]] = {}
-    last = len(options) - 1
 
-    def choose(i: int, rest: int, code: int, keys: tuple[Key, ...]) -> None:
-        if rest == 0:
-            result[code] = keys
-            return
-        if i == last:
-            for _, key, d in options[i][rest]:
-                result[code ^ d] = (*keys, key)
-            return
-        choose(i + 1, rest, code, keys)
-        per = options[i]
-        for n in range(1, rest + 1):
-            for _, key, d in per[n]:
-                choose(i + 1, rest - n, code ^ d, (*keys, key))
+    def settle(code: int, keys: list[Key]) -> None:
+        result[code] = tuple(keys)
 
-    choose(0, left, base, ())
+    _choose(options, left, base, settle)
     return result
-
-
-def _interleave(parts: list[tuple[Key, ...]]) -> tuple[Key, ...]:
-    """The smallest interleaving of key lists whose keys all differ: smaller head first."""
-    parts = [part for part in parts if part]
-    if len(parts) == 1:
-        return parts[0]
-    merged: list[Key] = []
-    heads = [0] * len(parts)
-    while True:
-        best = -1
-        for i, part in enumerate(parts):
-            if heads[i] < len(part) and (best < 0 or part[heads[i]] < parts[best][heads[best]]):
-                best = i
-        if best < 0:
-            return tuple(merged)
-        merged.append(parts[best][heads[best]])
-        heads[best] += 1
 
 
 def _combine_groups(
@@ -318,30 +295,65 @@ def _combine_groups(
             ]
         )
     result: dict[Outcome, tuple[Key, ...]] = {}
-    last = len(options) - 1
 
     def settle(code: int, parts: list[tuple[Key, ...]]) -> None:
+        # Several splits of the steps may reach one board: keep the smallest key list.
         keys = _interleave(parts)
         old = result.get(code)
         if old is None or keys < old:
             result[code] = keys
 
-    def choose(i: int, rest: int, code: int, parts: list[tuple[Key, ...]]) -> None:
+    _choose(options, left, base, settle)
+    return result
+
+
+def _choose(
+    options: Sequence[Sequence[Sequence[tuple[_T, int]]]],
+    left: int,
+    base: Outcome,
+    settle: Callable[[int, list[_T]], None],
+) -> None:
+    """Every way to spend ``left`` steps on the independent parts of ``options``.
+
+    ``options[i][n]`` lists what part ``i`` can do with exactly ``n`` steps, each with the
+    change it makes to the board code; ``settle(code, picks)`` gets every combination (one
+    pick or none per part, in part order) that uses all the steps.
+    """
+    last = len(options) - 1
+
+    def choose(i: int, rest: int, code: int, picks: list[_T]) -> None:
         if rest == 0:
-            settle(code, parts)
+            settle(code, picks)
             return
         if i == last:
-            for keys, d in options[i][rest]:
-                settle(code ^ d, [*parts, keys])
+            for pick, d in options[i][rest]:
+                settle(code ^ d, [*picks, pick])
             return
-        choose(i + 1, rest, code, parts)
+        choose(i + 1, rest, code, picks)
         per = options[i]
         for n in range(1, rest + 1):
-            for keys, d in per[n]:
-                choose(i + 1, rest - n, code ^ d, [*parts, keys])
+            for pick, d in per[n]:
+                choose(i + 1, rest - n, code ^ d, [*picks, pick])
 
     choose(0, left, base, [])
-    return result
+
+
+def _interleave(parts: list[tuple[Key, ...]]) -> tuple[Key, ...]:
+    """The smallest interleaving of key lists whose keys all differ: smaller head first."""
+    parts = [part for part in parts if part]
+    if len(parts) == 1:
+        return parts[0]
+    merged: list[Key] = []
+    heads = [0] * len(parts)
+    while True:
+        best = -1
+        for i, part in enumerate(parts):
+            if heads[i] < len(part) and (best < 0 or part[heads[i]] < parts[best][heads[best]]):
+                best = i
+        if best < 0:
+            return tuple(merged)
+        merged.append(parts[best][heads[best]])
+        heads[best] += 1
 
 
 class SevenSearch:
