@@ -129,10 +129,15 @@ def run_pair(
     return tally
 
 
-def time_hard_moves(count: int) -> list[tuple[str, float, float]]:
-    """Mean and max seconds of ``hard`` moves at the default 1 s budget, per game."""
+def time_hard_moves(count: int, only: str | None = None) -> list[tuple[str, float, float]]:
+    """Mean and max seconds of ``hard`` moves at the default 1 s budget, per game.
+
+    With ``only``, just that game is timed.
+    """
     out = []
     for name, players, options in GAMES:
+        if only and name != only:
+            continue
         game = get_game(name)
         state = game.new_game(players, options, 7)
         times: list[float] = []
@@ -204,9 +209,7 @@ def main(argv: list[str] | None = None) -> None:
                 flush=True,
             )
     if args.timing > 0:
-        for name, mean, worst in time_hard_moves(args.timing):
-            if args.only and name != args.only:
-                continue
+        for name, mean, worst in time_hard_moves(args.timing, args.only):
             print(f"{name:<12} hard move at 1 s budget: mean {mean:.3f} s, max {worst:.3f} s")
 
 

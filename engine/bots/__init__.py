@@ -12,8 +12,8 @@ Levels:
 * ``easy``: a uniformly random legal move (seeded).
 * ``normal``: a one-move heuristic (:mod:`engine.bots.race_policy`,
   :mod:`engine.bots.carcassonne_policy`).
-* ``hard``: determinized Monte-Carlo search over the ``normal`` bot's best candidates
-  (:mod:`engine.bots.search`).
+* ``hard``: determinized Monte-Carlo search over the ``normal`` bot's best candidates, and
+  over every card of the hand for a Tock/Dog exchange pick (:mod:`engine.bots.search`).
 """
 
 from __future__ import annotations

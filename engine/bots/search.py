@@ -7,7 +7,9 @@ policy for every seat and the position is evaluated:
 
 * Tock and Dog: the other seats answer, the bot plays its next turn too (so a move that
   sets up the next card of its hand is seen), the others answer again; the rollout stops
-  earlier at the end of the hand (a new deal) or of the game.
+  earlier at the end of the hand (a new deal) or of the game. An exchange pick (the card
+  passed to the partner) is searched the same way: the other seats pick, and the partner
+  gets to play with the card before the position is evaluated.
 * Carcassonne: the other players take their turns until the bot draws again; with only a
   few tiles left the rollout plays on to the end of the game, so the final scoring (farms,
   unfinished features) is counted exactly in that world.
@@ -20,7 +22,9 @@ worlds (see ``_pick``): a small budget then makes ``hard`` play like ``normal`` 
 worse.
 
 The candidates are the ``normal`` bot's top moves, so ``hard`` never considers a move that
-the one-move heuristic ranks far down; with a single candidate it answers at once.
+the one-move heuristic ranks far down (in an exchange: every card of the hand); with a
+single candidate it answers at once. The rest of a pending 7 is left to ``normal``, whose
+segment search already looks at every completion.
 """
 
 from __future__ import annotations
@@ -55,9 +59,16 @@ EVIDENCE = 1.0
 #: Safety cap on the plies of one Carcassonne rollout before the end game.
 MAX_PLIES = 12
 #: Own turns a race rollout plays with ``normal`` after the candidate, before evaluating.
-RACE_OWN_TURNS = 1
+#: Two turns let the search see what a move leaves for the rest of the hand (a card kept
+#: for a pawn still to come out, a pawn parked where the next card brings it home); with
+#: the engine's fast card plays the deeper rollouts still fit many worlds in the budget.
+RACE_OWN_TURNS = 2
 #: Safety cap on the plies (card plays, 7 segments) of one race rollout.
-RACE_MAX_PLIES = 40
+RACE_MAX_PLIES = 60
+#: Exchange picks compared by the search (the cards of the hand, best pick score first).
+RACE_PICK_CANDIDATES = 6
+#: Own turns a rollout plays after an exchange pick (the partner's use of the card counts).
+RACE_PICK_OWN_TURNS = 2
 #: With this many tiles left or fewer, a Carcassonne rollout plays to the end of the game.
 CARC_ENDGAME_TILES = 4
 #: What winning outright adds to the final score margin of an end-game rollout.
@@ -148,14 +159,19 @@ def race_move(
 ) -> Move:
     """The ``hard`` choice in Tock or Dog."""
     state = game.sample_state(view, sub_seed(seed, 0))
-    if state.phase == "exchange" or state.seven is not None:
-        # An exchange pick or the rest of a pending 7: the heuristic already looks at every
-        # option against the known board; searching the unknown hands adds little.
+    if state.seven is not None:
+        # The rest of a pending 7: the heuristic already searches every completion.
         return normal_move(game, state, seat)
     ranked = scored_moves(game, state, seat)
-    moves = [m for score, m in ranked[:RACE_CANDIDATES] if score >= ranked[0][0] - RACE_MARGIN]
+    if state.phase == "exchange":
+        # Every card is a candidate: the heuristic's pick score is a rough guess, and the
+        # partner's hand (which decides what the card is worth to them) is unknown.
+        moves = [m for _, m in ranked[:RACE_PICK_CANDIDATES]]
+    else:
+        moves = [m for score, m in ranked[:RACE_CANDIDATES] if score >= ranked[0][0] - RACE_MARGIN]
     if len(moves) == 1:
         return moves[0]
+    own_turns = RACE_PICK_OWN_TURNS if state.phase == "exchange" else RACE_OWN_TURNS
     worlds: dict[int, RaceState] = {}
 
     def play(world: int, i: int) -> float:
@@ -163,26 +179,34 @@ def race_move(
             worlds.clear()
             worlds[world] = game.sample_state(view, sub_seed(seed, 1, world))
         after = game.apply(worlds[world], moves[i].text, seat)
-        return _race_rollout(game, after, seat)
+        return _race_rollout(game, after, seat, own_turns)
 
     return moves[_search(len(moves), budget, play)]
 
 
-def _race_rollout(game: RaceGame, state: RaceState, seat: int) -> float:
-    """Roll out with ``normal`` for every seat; evaluate before ``seat``'s next-but-one turn.
+def _race_rollout(
+    game: RaceGame, state: RaceState, seat: int, own_turns: int = RACE_OWN_TURNS
+) -> float:
+    """Roll out with ``normal`` for every seat; evaluate when ``seat`` is due again.
 
-    ``seat`` itself plays :data:`RACE_OWN_TURNS` more turns, so the worth of a move that
+    ``seat`` itself plays ``own_turns`` more turns first, so the worth of a move that
     prepares the next card shows; the rollout ends early with the hand (a new deal brings
-    fresh, random cards that no candidate earned) or the game.
+    fresh, random cards that no candidate earned) or the game. An exchange still open
+    (the candidate was a pick) is completed with the ``normal`` picks of the other seats,
+    after which the partner plays with the card it received.
     """
     hand = (state.number, state.dealer)
     own = 0
     for _ in range(RACE_MAX_PLIES):
-        if state.phase != "play" or (state.number, state.dealer) != hand:
+        if state.phase not in ("play", "exchange") or (state.number, state.dealer) != hand:
             break
+        if state.phase == "exchange":
+            for s in sorted(game.seats_to_act(state)):
+                state = game.apply(state, normal_move(game, state, s), s)
+            continue
         actor = state.turn
         if actor == seat and state.seven is None:
-            if own >= RACE_OWN_TURNS:
+            if own >= own_turns:
                 break
             own += 1
         state = game.apply(state, normal_move(game, state, actor), actor)

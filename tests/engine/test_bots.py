@@ -300,6 +300,32 @@ def test_passes_a_spare_start_card_to_a_partner_stuck_in_the_kennel() -> None:
     assert choose_move("tock", tock.view(state, 0), "normal", seed=1) == "G:K"
 
 
+def test_hard_passes_the_only_start_card_to_a_partner_stuck_in_the_kennel() -> None:
+    # Red keeps two pawns on the ring to move with its small cards; its partner has all
+    # four pawns in the kennel. The one-move pick score sees a tie (the K is worth as much
+    # to red, with two pawns of its own waiting; ``normal`` passes the 2), the search
+    # plays the partner's turns with each card and sees that only the K lets it move.
+    state = tock.from_position(
+        {
+            "game": "tock",
+            "teams": [[0, 2], [1, 3]],
+            "phase": "exchange",
+            "pawns": {"0": ["r30", "r40"], "2": []},
+            "hands": {
+                "0": ["2", "3", "5", "8", "K"],
+                "1": ["2", "3", "5", "6", "8"],
+                "2": ["2", "3", "5", "6", "8"],
+                "3": ["2", "3", "5", "6", "9"],
+            },
+            "turn": 1,
+            "dealer": 0,
+        }
+    )
+    view = tock.view(state, 0)
+    for seed in (1, 2):
+        assert choose_move("tock", view, "hard", seed=seed, iterations=12, time_budget=30) == "G:K"
+
+
 @pytest.mark.parametrize("level", ["normal", "hard"])
 def test_completes_a_city_with_its_follower(level: str) -> None:
     # Red holds E: closing the start tile's city with a knight scores 4 at once.
