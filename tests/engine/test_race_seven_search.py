@@ -102,6 +102,18 @@ def _search(state: Any) -> SevenSearch:
     )
 
 
+def _shortcut(state: Any) -> dict[Outcome, tuple[Key, ...]] | None:
+    """The independent-pawn shortcut for seat 0's 7 on ``state``."""
+    return independent_outcomes(
+        state.cfg,
+        state.occupancy(),
+        state.guarded_fields(),
+        state.moved_colour(0),
+        0,
+        carry=state.cfg.is_dog,
+    )
+
+
 @pytest.mark.parametrize("game", ["tock", "dog"])
 def test_c_8_8_and_n_6_4_seven_search_matches_brute_force(game: str) -> None:
     module = dog if game == "dog" else tock
@@ -191,14 +203,7 @@ def test_n_6_4_shortcut_for_far_apart_pawns_matches_the_full_search(game: str) -
         except ValueError:
             continue
         full = _search(state).outcomes(7, fast=False)
-        answer = independent_outcomes(
-            state.cfg,
-            state.occupancy(),
-            state.guarded_fields(),
-            state.moved_colour(0),
-            0,
-            carry=state.cfg.is_dog,
-        )
+        answer = _shortcut(state)
         if answer is None:
             continue
         shortcut += 1
@@ -246,14 +251,7 @@ def test_n_6_4_groups_of_pawns_that_can_meet_match_the_full_search(game: str) ->
             state = module.from_position(_grouped_position(rng, game))
         except ValueError:
             continue
-        answer = independent_outcomes(
-            state.cfg,
-            state.occupancy(),
-            state.guarded_fields(),
-            state.moved_colour(0),
-            0,
-            carry=state.cfg.is_dog,
-        )
+        answer = _shortcut(state)
         if answer is None:
             continue
         full = _search(state).outcomes(7, fast=False)
