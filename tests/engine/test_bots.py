@@ -280,15 +280,16 @@ def test_brings_a_pawn_home_as_deep_as_it_can(level: str) -> None:
     assert _choose("dog", dog.view(state, 0), level, seed=1) == "6:r62-h0.4"
 
 
-def test_passes_a_spare_start_card_to_a_partner_stuck_in_the_kennel() -> None:
-    state = tock.from_position(
+def _partner_in_the_kennel(red_hand: list[str]) -> Any:
+    """A Tock 2v2 exchange: red has two pawns on the ring, its partner all four in the kennel."""
+    return tock.from_position(
         {
             "game": "tock",
             "teams": [[0, 2], [1, 3]],
             "phase": "exchange",
             "pawns": {"0": ["r30", "r40"], "2": []},
             "hands": {
-                "0": ["2", "3", "5", "K", "K"],
+                "0": red_hand,
                 "1": ["2", "3", "5", "6", "8"],
                 "2": ["2", "3", "5", "6", "8"],
                 "3": ["2", "3", "5", "6", "9"],
@@ -297,6 +298,10 @@ def test_passes_a_spare_start_card_to_a_partner_stuck_in_the_kennel() -> None:
             "dealer": 0,
         }
     )
+
+
+def test_passes_a_spare_start_card_to_a_partner_stuck_in_the_kennel() -> None:
+    state = _partner_in_the_kennel(["2", "3", "5", "K", "K"])
     assert choose_move("tock", tock.view(state, 0), "normal", seed=1) == "G:K"
 
 
@@ -305,22 +310,7 @@ def test_hard_passes_the_only_start_card_to_a_partner_stuck_in_the_kennel() -> N
     # four pawns in the kennel. The one-move pick score sees a tie (the K is worth as much
     # to red, with two pawns of its own waiting; ``normal`` passes the 2), the search
     # plays the partner's turns with each card and sees that only the K lets it move.
-    state = tock.from_position(
-        {
-            "game": "tock",
-            "teams": [[0, 2], [1, 3]],
-            "phase": "exchange",
-            "pawns": {"0": ["r30", "r40"], "2": []},
-            "hands": {
-                "0": ["2", "3", "5", "8", "K"],
-                "1": ["2", "3", "5", "6", "8"],
-                "2": ["2", "3", "5", "6", "8"],
-                "3": ["2", "3", "5", "6", "9"],
-            },
-            "turn": 1,
-            "dealer": 0,
-        }
-    )
+    state = _partner_in_the_kennel(["2", "3", "5", "8", "K"])
     view = tock.view(state, 0)
     for seed in (1, 2):
         assert choose_move("tock", view, "hard", seed=seed, iterations=12, time_budget=30) == "G:K"
