@@ -138,33 +138,46 @@ def board_cells(view: Mapping[str, Any]) -> dict[Cell, tuple[str, int]]:
     }
 
 
-def _window(lo: int, hi: int, focus: int) -> tuple[int, int]:
-    """A run of at most ``MAX_CELLS`` cells inside [lo, hi] that keeps ``focus`` central."""
-    if hi - lo + 1 <= MAX_CELLS:
+def _window(lo: int, hi: int, focus: int, keep: tuple[int, int] | None = None) -> tuple[int, int]:
+    """A run of cells inside [lo, hi] that keeps ``focus`` central: (first cell, count).
+
+    At most ``MAX_CELLS`` long, unless the run [``keep[0]``, ``keep[1]``] must be shown
+    whole: then it is as long as that run needs.
+    """
+    size = MAX_CELLS if keep is None else max(MAX_CELLS, keep[1] - keep[0] + 1)
+    if hi - lo + 1 <= size:
         return lo, hi - lo + 1
-    start = min(max(lo, focus - MAX_CELLS // 2), hi - MAX_CELLS + 1)
-    return start, MAX_CELLS
+    start = min(max(lo, focus - size // 2), hi - size + 1)
+    if keep is not None:
+        start = max(min(start, keep[0]), keep[1] - size + 1)
+    return start, size
 
 
 def plan_layout(view: Mapping[str, Any], extra: Iterable[Cell] = ()) -> BoardLayout:
     """Cells to draw (all tiles plus a free ring around them, and ``extra``) and tile size.
 
-    Boards larger than ``MAX_CELLS`` are cropped around the last placed tile (or the extra
-    cells, such as the legal placements), so the action always stays readable.
+    Boards larger than ``MAX_CELLS`` are cropped around the last placed tile, or around the
+    extra cells (the legal placements), so the action always stays readable. Extra cells
+    are never cropped away: every numbered placement must be on the image, since the cell
+    select lists them all; a wider spread only makes the image wider.
     """
     cells = list(board_cells(view)) or [(0, 0)]
     extra = list(extra)
     xs = [c[0] for c in cells + extra]
     ys = [c[1] for c in cells + extra]
     lo_x, hi_x, lo_y, hi_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    keep_x: tuple[int, int] | None = None
+    keep_y: tuple[int, int] | None = None
     if extra:
-        fx = (min(c[0] for c in extra) + max(c[0] for c in extra)) // 2
-        fy = (min(c[1] for c in extra) + max(c[1] for c in extra)) // 2
+        # The extra cells with the free ring around them.
+        keep_x = (min(c[0] for c in extra) - 1, max(c[0] for c in extra) + 1)
+        keep_y = (min(c[1] for c in extra) - 1, max(c[1] for c in extra) + 1)
+        fx, fy = sum(keep_x) // 2, sum(keep_y) // 2
     else:
         last = (view.get("board") or [{"x": 0, "y": 0}])[-1]
         fx, fy = int(last["x"]), int(last["y"])
-    min_x, columns = _window(lo_x, hi_x, fx)
-    min_y, rows = _window(lo_y, hi_y, fy)
+    min_x, columns = _window(lo_x, hi_x, fx, keep_x)
+    min_y, rows = _window(lo_y, hi_y, fy, keep_y)
     tile = min(BOARD_BUDGET[0] // columns, BOARD_BUDGET[1] // rows, MAX_TILE)
     tile = max(MIN_TILE, tile)
     return BoardLayout(min_x, min_y, columns, rows, tile, MARGIN_LEFT, MARGIN_TOP)

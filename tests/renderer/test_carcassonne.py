@@ -188,6 +188,24 @@ def test_larger_boards_are_cropped_around_the_last_tile() -> None:
     assert carcassonne_cell_center(view, (0, 0)) is None
 
 
+def test_placements_far_apart_on_a_wide_board_are_all_numbered_on_the_image() -> None:
+    # A 60-tile road: the legal cells lie at both ends, 62 cells apart. The cell select
+    # lists every one, so the image must show every number, even if it grows wider.
+    board = [{"tile": "U", "x": x, "y": 0, "rot": 90} for x in range(60)]
+    view = carcassonne_view(board=board, current_tile="U")
+    placements = {(-1, 0): [90], (60, 0): [90], (30, 1): [0]}
+    layout = plan_layout(view, list(placements))
+    assert layout.columns > MAX_CELLS
+    image = decode(render_placements(view, placements))
+    for cell in placements:
+        assert carcassonne_cell_center(view, cell, extra=list(placements)) is not None
+        ox, oy = layout.cell_origin(cell)
+        inset = max(2, layout.tile // 16) + 1
+        assert close(pixel(image, ox + inset, oy + layout.tile / 2), HIGHLIGHT, 40)
+    # Without placements to show, the same board is still cropped around the last tile.
+    assert plan_layout(view, []).columns == MAX_CELLS
+
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_player_count_renders(players: int) -> None:
     state = carcassonne.new_game(players, {}, players)
