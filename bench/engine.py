@@ -8,6 +8,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from bench.machine import describe
+
 GAMES = ("tock", "dog", "carcassonne")
 
 
@@ -18,6 +20,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"usage: python -m bench.engine {'|'.join(GAMES)}", file=sys.stderr)
         return 2
     module = importlib.import_module(f"bench.engine_{args[0]}")
+    print(describe())
     module.main()
     return 0
 
