@@ -166,21 +166,35 @@ def private_text(result: InteractionResult, user: ScriptedUser) -> str:
     return "\n".join(m.text for m in messages)
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    """A fake Discord with a guild, a channel, three members and the bot connected."""
+@contextlib.asynccontextmanager
+async def running_world(
+    tmp_path: Path,
+    *,
+    guild_name: str = "Tavern",
+    channel_name: str = "games",
+    guild_locale: str = "en-US",
+    locales: tuple[str, str, str] = ("en-US", "en-US", "en-US"),
+    renderer: Renderer | None = None,
+) -> AsyncIterator[World]:
+    """A fake Discord with a guild, a channel, alice, bob and carol (a moderator), and the
+    bot connected; ``locales`` are the three members' languages.
+
+    On leaving it stops the bot and checks that Discord neither refused a request of the
+    bot nor saw it call a route Discord does not have.
+    """
     async with FakeDiscord() as fake:
-        guild = fake.add_guild("Tavern")
-        channel = fake.add_channel(guild, "games")
+        guild = fake.add_guild(guild_name, locale=guild_locale)
+        channel = fake.add_channel(guild, channel_name)
+        alice, bob, carol = locales
         world = World(
             fake=fake,
             guild=guild,
             channel=channel,
-            alice=fake.add_user("alice", guild=guild),
-            bob=fake.add_user("bob", guild=guild),
-            carol=fake.add_user("carol", guild=guild, manage_threads=True),
+            alice=fake.add_user("alice", guild=guild, locale=alice),
+            bob=fake.add_user("bob", guild=guild, locale=bob),
+            carol=fake.add_user("carol", guild=guild, manage_threads=True, locale=carol),
             database_url=f"sqlite:///{tmp_path / 'tables.sqlite3'}",
-            renderer=Renderer.load(),
+            renderer=Renderer.load() if renderer is None else renderer,
         )
         await world.start_bot()
         try:
@@ -190,3 +204,10 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         assert not fake.unknown_routes, f"the bot called unknown routes: {fake.unknown_routes}"
         refused = [(r.method, r.path, r.status, r.body) for r in fake.rejected]
         assert not refused, f"Discord refused requests of the bot: {refused}"
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    """A fake Discord with a guild, a channel, three members and the bot connected."""
+    async with running_world(tmp_path) as world:
+        yield world

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.discord.conftest import RecordingRenderer, World, private_text
+from tests.bot.discord.conftest import RecordingRenderer, World, private_text, running_world
 from tests.bot.discord.driving import Stats, play_tile_turn
 from tests.fakediscord.models import Channel, Message
-from tests.fakediscord.server import FakeDiscord
 
 
 @pytest.fixture
@@ -20,25 +19,14 @@ async def german_server(tmp_path: Path) -> AsyncIterator[tuple[World, RecordingR
     """A German server whose members read English (so private prompts stay English), and the
     record of the boards drawn there."""
     recorder = RecordingRenderer()
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Stammtisch", locale="de")
-        world = World(
-            fake=fake,
-            guild=guild,
-            channel=fake.add_channel(guild, "spiele"),
-            alice=fake.add_user("alice", guild=guild),
-            bob=fake.add_user("bob", guild=guild),
-            carol=fake.add_user("carol", guild=guild, manage_threads=True),
-            database_url=f"sqlite:///{tmp_path / 'tables.sqlite3'}",
-            renderer=recorder.renderer(),
-        )
-        await world.start_bot()
-        try:
-            yield world, recorder
-        finally:
-            await world.stop_bot()
-        refused = [(r.method, r.path, r.status, r.body) for r in fake.rejected]
-        assert not refused, f"Discord refused requests of the bot: {refused}"
+    async with running_world(
+        tmp_path,
+        guild_name="Stammtisch",
+        channel_name="spiele",
+        guild_locale="de",
+        renderer=recorder.renderer(),
+    ) as world:
+        yield world, recorder
 
 
 async def start_against_two_bots(world: World, add_bot: str, start: str) -> int:

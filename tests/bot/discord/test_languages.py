@@ -8,34 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord_ui.rendering import Renderer
-from tests.bot.discord.conftest import World, private_text
-from tests.fakediscord.server import FakeDiscord
+from tests.bot.discord.conftest import World, private_text, running_world
 
 
 @pytest.fixture
 async def german_world(tmp_path: Path) -> AsyncIterator[World]:
     """A German server; alice writes German, bob Hungarian, carol English."""
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Stammtisch", locale="de")
-        channel = fake.add_channel(guild, "spiele")
-        world = World(
-            fake=fake,
-            guild=guild,
-            channel=channel,
-            alice=fake.add_user("alice", guild=guild, locale="de"),
-            bob=fake.add_user("bob", guild=guild, locale="hu"),
-            carol=fake.add_user("carol", guild=guild, manage_threads=True),
-            database_url=f"sqlite:///{tmp_path / 'tables.sqlite3'}",
-            renderer=Renderer.load(),
-        )
-        await world.start_bot()
-        try:
-            yield world
-        finally:
-            await world.stop_bot()
-        refused = [(r.method, r.path, r.status, r.body) for r in fake.rejected]
-        assert not refused, f"Discord refused requests of the bot: {refused}"
+    async with running_world(
+        tmp_path,
+        guild_name="Stammtisch",
+        channel_name="spiele",
+        guild_locale="de",
+        locales=("de", "hu", "en-US"),
+    ) as world:
+        yield world
 
 
 async def test_a_table_in_a_german_server(german_world: World) -> None:
