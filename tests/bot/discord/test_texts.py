@@ -3,14 +3,7 @@
 from __future__ import annotations
 
 from bot.discord_ui.texts import card_of_move, declared_of_move, move_label
-
-VIEW = {
-    "viewer": 0,
-    "seats": [0, 1, 2, 3],
-    "board": {"ring": 72, "per_seat": 18},
-    "pawns": {"0": ["r17", "r30", "k0", "k0"], "1": ["r40", "k1", "k1", "k1"]},
-}
-NAMES = {0: "alice", 1: "Bob", 2: "carol", 3: "dave"}
+from tests.bot.discord.sample_board import NAMES, VIEW
 
 
 def test_labels_in_words() -> None:

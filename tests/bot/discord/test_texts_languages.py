@@ -6,14 +6,7 @@ from bot.discord_ui.publisher import turn_line, update_text
 from bot.discord_ui.texts import lobby_text, move_label
 from bot.effects import PublicUpdate
 from bot.table_model import Phase, Seat, TableRecord
-
-VIEW = {
-    "viewer": 0,
-    "seats": [0, 1, 2, 3],
-    "board": {"ring": 72, "per_seat": 18},
-    "pawns": {"0": ["r17", "r30", "k0", "k0"], "1": ["r40", "k1", "k1", "k1"]},
-}
-NAMES = {0: "alice", 1: "Bob", 2: "carol", 3: "dave"}
+from tests.bot.discord.sample_board import NAMES, VIEW
 
 
 def _table(**changes: object) -> TableRecord:
