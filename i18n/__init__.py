@@ -4,8 +4,9 @@ It sits beside ``engine`` and ``renderer`` (not inside ``bot``) because both the
 bot speak to players, and the renderer must not reach up into the application.
 
 ``t(key, locale, **params)`` is the one function most code needs; the catalogues are gettext
-``.po`` files in ``i18n/locales`` (``en.po`` is the reference). To add a message, add the
-key to all three files with the same ``{placeholders}``: ``tests/i18n/test_catalog.py`` fails when
+``.po`` files in ``i18n/locales/<locale>/<domain>.po`` (English is the reference). To add a
+message, add the key to the same domain file of all three languages with the same
+``{placeholders}``: ``tests/i18n/test_catalog.py`` fails when
 a language lacks a key English has or its placeholders differ. Rules pages are the
 ``rules.<game>.<topic>`` keys (at most 2000 characters each).
 

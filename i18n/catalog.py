@@ -1,4 +1,8 @@
-"""The message catalogues: one gettext ``.po`` file per language, read once with Babel.
+"""The message catalogues: gettext ``.po`` files per language, read once with Babel.
+
+Each language is a folder ``i18n/locales/<locale>/`` of domain files (``core.po``, and one per
+feature that brings many messages of its own); a key lives in exactly one domain file, and a
+language is the union of its files.
 
 Message ids are stable keys (``lobby.join``, ``error.not_your_turn``, ``rules.tock.seven``);
 the message strings are ``str.format`` templates with named placeholders. English is complete
@@ -45,16 +49,22 @@ def catalogue(locale: str) -> Mapping[str, str]:
 
     Empty and fuzzy translations are left out, so that they fall back to English.
     """
-    path = LOCALE_DIR / f"{locale}.po"
-    with path.open("rb") as handle:
-        po = read_po(handle, locale=locale, ignore_obsolete=True)
     messages: dict[str, str] = {}
-    for message in po:
-        if not message.id or not isinstance(message.id, str) or message.fuzzy:
-            continue
-        if isinstance(message.string, str) and message.string:
-            messages[message.id] = message.string
+    for path in catalogue_files(locale):
+        with path.open("rb") as handle:
+            po = read_po(handle, locale=locale, ignore_obsolete=True)
+        for message in po:
+            if not message.id or not isinstance(message.id, str) or message.fuzzy:
+                continue
+            if isinstance(message.string, str) and message.string:
+                messages[message.id] = message.string
     return messages
+
+
+def catalogue_files(locale: str) -> list[Path]:
+    """The domain files of ``locale``, in a fixed order (``core.po`` first)."""
+    files = sorted((LOCALE_DIR / locale).glob("*.po"))
+    return sorted(files, key=lambda path: (path.stem != "core", path.stem))
 
 
 def has_key(key: str, locale: object = DEFAULT_LOCALE) -> bool:

@@ -21,7 +21,7 @@ from i18n import (
     t,
     tn,
 )
-from i18n.catalog import LOCALE_DIR, catalogue
+from i18n.catalog import LOCALE_DIR, catalogue, catalogue_files
 from i18n.rules import MESSAGE_LIMIT
 
 OTHER_LOCALES = [locale for locale in LOCALES if locale != "en"]
@@ -60,9 +60,17 @@ def test_every_message_formats(locale: str) -> None:
         assert "{" not in formatted or "{" in str(params), key
 
 
+def test_every_language_has_the_same_domain_files() -> None:
+    """A domain added for one language only would leave the others falling back to English."""
+    domains = {locale: [path.name for path in catalogue_files(locale)] for locale in LOCALES}
+    assert all(names == domains["en"] for names in domains.values()), domains
+    assert domains["en"][0] == "core.po"
+    assert not list(LOCALE_DIR.glob("*.po")), "catalogues live in locales/<locale>/<domain>.po"
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_po_files_have_no_duplicate_or_fuzzy_entries(locale: str) -> None:
-    source = (LOCALE_DIR / f"{locale}.po").read_text(encoding="utf-8")
+    source = "\n".join(path.read_text(encoding="utf-8") for path in catalogue_files(locale))
     ids = re.findall(r'^msgid "(.+)"$', source, flags=re.MULTILINE)
     assert len(ids) == len(set(ids))
     assert len(ids) == len(catalogue(locale))
