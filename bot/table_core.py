@@ -49,6 +49,18 @@ def _default_loader(name: str) -> Any:
     return get_game(name)
 
 
+def apply_entry(module: Any, state: Any, entry: LogEntry) -> Any:
+    """The state after one stored log entry (replays, records and results share this)."""
+    if entry.kind == LogKind.MOVE:
+        assert entry.seat is not None
+        return TableCore._apply_move(module, state, entry.seat, entry.text)[0]
+    if entry.kind == LogKind.AUTO:
+        return module.auto_action(state, entry.seat)
+    if entry.kind == LogKind.LEAVE:
+        return module.leave(state, entry.seat)
+    return state
+
+
 class Conflict(Exception):
     """Another writer changed the table between our read and our write."""
 
@@ -140,6 +152,8 @@ class TableCore:
 
         def _lobby_teams(self, record: TableRecord) -> list[list[int]] | None: ...
 
+        async def _finished(self, record: TableRecord) -> None: ...
+
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
         if lock is None:
@@ -205,14 +219,7 @@ class TableCore:
         return entries[-_RECENT_ENTRIES:], state
 
     def _apply_entry(self, module: Any, state: Any, entry: LogEntry) -> Any:
-        if entry.kind == LogKind.MOVE:
-            assert entry.seat is not None
-            return self._apply_move(module, state, entry.seat, entry.text)[0]
-        if entry.kind == LogKind.AUTO:
-            return module.auto_action(state, entry.seat)
-        if entry.kind == LogKind.LEAVE:
-            return module.leave(state, entry.seat)
-        return state
+        return apply_entry(module, state, entry)
 
     @staticmethod
     def _apply_move(module: Any, state: Any, seat: int, text: str) -> tuple[Any, str]:
@@ -264,6 +271,8 @@ class TableCore:
         live.stored_version = record.version
         live.pending = []
         live.dirty = False
+        if record.phase == Phase.FINISHED and entries:
+            await self._finished(record)  # the result and ratings (bot.table_results)
         if record.deadline is not None and record.phase == Phase.PLAYING:
             self._arm(record)
         else:

@@ -67,6 +67,7 @@ from bot.table_model import (
     WrongPhase,
 )
 from bot.table_play import PlayMixin
+from bot.table_results import ResultsMixin
 from bot.turn_clock import TurnClockMixin
 
 __all__ = [
@@ -98,7 +99,7 @@ __all__ = [
 ]
 
 
-class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
+class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, ResultsMixin):
     """Creates and runs tables for many guilds in one process. See the module docstring.
 
     ``storage`` must be open. ``clock`` gives wall time for the turn clock. ``listener``
@@ -150,7 +151,9 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
         self._clock_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Re-arm the turn clocks of this process's guilds and start the clock loop."""
+        """Re-arm the turn clocks of this process's guilds, store the results a crash left
+        unstored, and start the clock loop."""
+        await self.recover_results()
         for record in await self.storage.tables_with_deadline():
             if self.owns_guild(record.guild_id):
                 self._arm(record)

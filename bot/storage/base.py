@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.table_model import LogEntry, TableRecord
+
+if TYPE_CHECKING:
+    from bot.ratings import Rating
+    from bot.results import GameResult
+
+    #: Computes a result's new ratings from the stored ones, inside the transaction that
+    #: stores the result (so two results never rate from the same ratings).
+    RateFunction = Callable[[Mapping[str, Rating]], Mapping[str, Rating]]
 
 
 class Storage(Protocol):
@@ -81,4 +89,55 @@ class Storage(Protocol):
 
     async def load_snapshot(self, table_id: int) -> tuple[int, Any] | None:
         """The latest snapshot as ``(log_length, position)``, or None."""
+        ...
+
+    # --- results and ratings (bot.storage.results_rows) -------------------------------------
+
+    async def save_result(self, result: GameResult, rate: RateFunction | None = None) -> bool:
+        """Store a finished table's result and, with ``rate``, its players' new ratings, in
+        one transaction that also orders concurrent results of the same guild and game.
+        False (and nothing changed) when the table already has a result."""
+        ...
+
+    async def load_result(self, table_id: int) -> GameResult | None:
+        """The result of a table, or None."""
+        ...
+
+    async def history(
+        self,
+        guild_id: int,
+        *,
+        player: str | None = None,
+        game: str | None = None,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> list[GameResult]:
+        """Results of a guild (or of one player there, ``u:<id>`` / ``bot:<level>``),
+        newest first."""
+        ...
+
+    async def all_results(self, guild_id: int | None = None) -> list[GameResult]:
+        """Every result (of one guild), in the order they were stored."""
+        ...
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[Rating]:
+        """The best ratings of a game on a guild (by ``mu - 3 sigma``)."""
+        ...
+
+    async def rating(self, guild_id: int, game: str, player: str) -> tuple[int, Rating] | None:
+        """A player's place on the leaderboard and rating, or None if unrated."""
+        ...
+
+    async def ratings_of(self, guild_id: int, player: str) -> dict[str, Rating]:
+        """A player's rating in every game they played on a guild."""
+        ...
+
+    async def replace_ratings(
+        self, ratings: Mapping[tuple[int, str], Mapping[str, Rating]], guild_id: int | None
+    ) -> None:
+        """Put ``ratings`` in place of every stored rating (of one guild), atomically."""
+        ...
+
+    async def finished_without_result(self) -> list[int]:
+        """Finished tables whose result is not stored yet."""
         ...

@@ -70,6 +70,49 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    (
+        2,
+        (
+            # One row per finished table; ``summary`` is the JSON of bot.results.GameResult.
+            # ``id`` orders the results: ratings are replayed in that order.
+            """CREATE TABLE results (
+                id {pk},
+                table_id {big} NOT NULL UNIQUE REFERENCES tables (id) ON DELETE CASCADE,
+                guild_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                finished_at {real} NOT NULL,
+                rated INTEGER NOT NULL,
+                summary TEXT NOT NULL
+            )""",
+            "CREATE INDEX results_by_guild ON results (guild_id, id)",
+            "CREATE INDEX results_by_guild_game ON results (guild_id, game, id)",
+            # Who played which result, for a member's /history and /stats.
+            """CREATE TABLE result_players (
+                result_id {big} NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                guild_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                player TEXT NOT NULL,
+                place INTEGER NOT NULL,
+                PRIMARY KEY (result_id, seat)
+            )""",
+            "CREATE INDEX result_players_by_player ON result_players (guild_id, player, result_id)",
+            """CREATE INDEX result_players_by_player_game
+                ON result_players (guild_id, player, game, result_id)""",
+            """CREATE TABLE ratings (
+                guild_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                player TEXT NOT NULL,
+                mu {real} NOT NULL,
+                sigma {real} NOT NULL,
+                ordinal {real} NOT NULL,
+                games INTEGER NOT NULL,
+                wins INTEGER NOT NULL,
+                PRIMARY KEY (guild_id, game, player)
+            )""",
+            "CREATE INDEX ratings_by_ordinal ON ratings (guild_id, game, ordinal)",
+        ),
+    ),
 )
 
 SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"

@@ -13,6 +13,7 @@ from typing import Any
 import asyncpg
 
 from bot.storage import migrations
+from bot.storage.postgres_results import PostgresResultsMixin
 from bot.storage.rows import (
     INSERT_MOVE,
     INSERT_TABLE,
@@ -33,7 +34,7 @@ from bot.table_model import LogEntry, Phase, TableRecord
 _MIGRATION_LOCK = 0x706F6570  # "poep"
 
 
-class PostgresStorage:
+class PostgresStorage(PostgresResultsMixin):
     """:class:`bot.storage.base.Storage` on PostgreSQL through an asyncpg pool."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:

@@ -24,10 +24,11 @@ from bot.storage.rows import (
     table_values,
     update_values,
 )
+from bot.storage.sqlite_results import SqliteResultsMixin
 from bot.table_model import LogEntry, Phase, TableRecord
 
 
-class SqliteStorage:
+class SqliteStorage(SqliteResultsMixin):
     """:class:`bot.storage.base.Storage` on an SQLite file (or ``:memory:``).
 
     One connection serves the whole process; aiosqlite runs it on its own thread, so the event
