@@ -1,4 +1,5 @@
-"""The ``poeppel`` command line: ``run`` the Discord bot, ``play`` locally, ``sync-commands``."""
+"""The ``poeppel`` command line: ``run`` the Discord bot, ``play`` locally, ``sync-commands``,
+``rebuild-ratings``."""
 
 from __future__ import annotations
 
@@ -28,6 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     sub.add_parser("sync-commands", help="register the slash commands with Discord and exit")
+
+    rebuild = sub.add_parser(
+        "rebuild-ratings", help="recompute every rating from the stored results and exit"
+    )
+    from bot.ratings_cli import add_rebuild_arguments
+
+    add_rebuild_arguments(rebuild)
 
     play = sub.add_parser("play", help="play a table in this terminal")
     try:
@@ -62,6 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.console import run_play
 
         return run_play(args)
+    if args.command == "rebuild-ratings":
+        from bot.ratings_cli import run_rebuild
+
+        return run_rebuild(args)
 
     from bot.settings import load_settings
 

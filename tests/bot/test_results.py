@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -205,3 +206,24 @@ def test_partners_move_together_and_winners_go_up() -> None:
     assert after["u:0"] == after["u:2"].__class__("u:0", after["u:2"].mu, after["u:2"].sigma, 1, 1)
     assert after["u:1"].mu == after["u:3"].mu < 25 < after["u:0"].mu
     assert after["u:1"].wins == 0
+
+
+async def test_the_rebuild_command_recomputes_stored_ratings(tmp_path: Any, capsys: Any) -> None:
+    from bot.cli import main
+    from bot.storage import open_storage
+
+    url = f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
+    storage = await open_storage(url)
+    service = TableService(storage, choose_bot_move=random_chooser)
+    await play_whole_game(service, "carcassonne", 2, {}, 1, 3)
+    await play_whole_game(service, "carcassonne", 2, {}, 1, 4)
+    before = await storage.leaderboard(GUILD, "carcassonne")
+    await storage.replace_ratings({}, None)  # as if the ratings had been lost
+    await storage.close()
+    assert await asyncio.to_thread(main, ["rebuild-ratings", "--database-url", url]) == 0
+    assert "carcassonne: 2 rated players" in capsys.readouterr().out
+    storage = await open_storage(url)
+    try:
+        assert await storage.leaderboard(GUILD, "carcassonne") == before
+    finally:
+        await storage.close()
