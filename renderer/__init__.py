@@ -32,6 +32,10 @@ locale.
     neighbours around it, and the spots lettered A, B, C… in the order of ``spots``. A spot
     is a segment name (``"city0"``) or an action (``"follower:city0"``); ``"none"`` gets a
     letter in the legend only.
+``render_results(summary, *, names=None, locale=None) -> bytes``
+    The results image of a finished table from its result summary (the JSON of
+    ``bot.results.GameResult``): places, colours, names, teams; Carcassonne points by
+    category and the score chart, Tock and Dog the pawns home in order (:mod:`renderer.results`).
 ``warm_up() -> None``
     Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
     that the first Carcassonne image of a running bot is as fast as the others.
@@ -63,6 +67,7 @@ from renderer.carcassonne.tiles import segment_spot
 from renderer.cards import draw_hand, hand_palette
 from renderer.race_board import draw_race_board, race_palette
 from renderer.race_layout import race_field_center
+from renderer.results import draw_results
 from renderer.style import encode_png
 
 __all__ = [
@@ -73,6 +78,7 @@ __all__ = [
     "render_figure_spots",
     "render_hand",
     "render_placements",
+    "render_results",
     "warm_up",
 ]
 
@@ -152,6 +158,14 @@ def render_figure_spots(
     with _LOCK:
         image = draw_figure_spots(view, x, y, rot, tile, spots, normalise_locale(locale))
         return encode_png(image, carcassonne_palette())
+
+
+def render_results(
+    summary: Mapping[str, Any], *, names: Sequence[str] | None = None, locale: object = None
+) -> bytes:
+    """PNG of a finished table's results (see :mod:`renderer.results`)."""
+    with _LOCK:
+        return encode_png(draw_results(summary, names, normalise_locale(locale)))
 
 
 def warm_up() -> None:

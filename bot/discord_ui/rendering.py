@@ -29,6 +29,7 @@ class Renderer:
     render_placements: Callable[..., bytes] | None = None
     placement_order: Callable[..., list[tuple[int, int]]] | None = None
     render_figure_spots: Callable[..., bytes] | None = None
+    render_results: Callable[..., bytes] | None = None
 
     @classmethod
     def load(cls) -> Renderer:
@@ -108,6 +109,20 @@ class Renderer:
             tile,
             list(spots),
             **_locale(locale),
+        )
+
+    async def results(
+        self,
+        summary: Mapping[str, Any],
+        names: Sequence[str],
+        filename: str = "results.png",
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The results image of a finished table, or None."""
+        if self.render_results is None:
+            return None
+        return await _to_file(
+            filename, self.render_results, summary, names=list(names), **_locale(locale)
         )
 
     def order(self, placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:
