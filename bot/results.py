@@ -122,7 +122,7 @@ def is_hinted(record: TableRecord) -> bool:
 
 
 def _places(values: Mapping[int, float], left: Iterable[int]) -> dict[int, int]:
-    """Competition places (1, 1, 3) by ``values`` descending; ``left`` seats come last."""
+    """Competition places (1, 1, 3) by ``values`` descending; ``left`` ones come last."""
     gone = set(left)
     staying = {s: v for s, v in values.items() if s not in gone}
     places = {s: 1 + sum(1 for w in staying.values() if w > v) for s, v in staying.items()}
@@ -185,10 +185,13 @@ def build_result(
                 strength.update(dict.fromkeys(team, total))
         values = {s: float(v) + (1000 if s in winners else 0) for s, v in strength.items()}
     if teams:
-        # A team's place is that of its members who stayed; a leaver still comes last.
-        team_value = {n: max(values[s] for s in t if s in values) for n, t in enumerate(teams)}
-        values = {s: team_value[team_of[s]] for s in values}
-    places = _places(values, left)
+        # Teams are placed as wholes (1, 2, 2 for three teams); a member who left comes last.
+        team_value = {n: max(values[s] for s in t if s in values) for n, t in enumerate(teams) if t}
+        team_places = _places(dict(team_value), ())
+        places = {s: team_places[team_of[s]] for s in values}
+        places.update({s: len(teams) + 1 for s in left})
+    else:
+        places = _places(values, left)
     results = tuple(
         SeatResult(
             seat=s.index,

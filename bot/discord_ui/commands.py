@@ -226,8 +226,10 @@ async def rules(interaction: Interaction, game: str, topic: str | None = None) -
 
 def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     """Add every Pöppel command to ``tree``."""
+    from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS
+
     command: Any
-    for command in (tock, dog, carcassonne, table, rules):
+    for command in (tock, dog, carcassonne, table, rules, *AFTER_GAME_COMMANDS):
         tree.add_command(command, override=True)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
 

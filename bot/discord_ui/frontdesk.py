@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui import prompts
+from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
@@ -51,6 +52,8 @@ class FrontDesk:
         self.service = service
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
+        self.after = AfterGame(self)
+        self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
         self.bot_level = DEFAULT_BOT_LEVEL
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
@@ -299,6 +302,8 @@ class FrontDesk:
         try:
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control)
+            elif control.action in self.after.ACTIONS:
+                await self.after.on_control(interaction, control)
             else:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:

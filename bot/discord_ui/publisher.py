@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -207,6 +207,8 @@ class Publisher:
         self._last_board: dict[int, Any] = {}
         #: Tables whose thread history was searched for a board left by an earlier process.
         self._scanned: set[int] = set()
+        #: Called once a delivery finished a game (the results post, bot.discord_ui.after_game).
+        self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that orders one table's messages."""
@@ -245,6 +247,8 @@ class Publisher:
                 )
             if lobby_changed:
                 await self.refresh_lobby(table)
+            if self.on_finished is not None and any(u.finished for u in boards):
+                await self.on_finished(table)
 
     def locale(self, table: TableRecord) -> str:
         """The language of a table's public messages: its server's preferred locale."""

@@ -256,9 +256,10 @@ async def _play_to_the_end(
     """Let ``play_turns`` act for the users the newest board names until the game is over."""
     thread = world.thread_of(world.lobby(table_id))
     for _ in range(max_rounds):
-        last = world.boards(thread)[-1]
-        if "Game over" in last.content:
-            return last.content
+        # The final board says "Game over"; the results post may already follow it.
+        over = [m.content for m in world.boards(thread)[-3:] if "Game over" in m.content]
+        if over:
+            return over[-1]
         acting = to_act(world.newest_board(thread), users)
         assert acting, f"nobody to act on {world.newest_board(thread).content!r}"
         await play_turns(acting, thread)

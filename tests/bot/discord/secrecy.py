@@ -14,7 +14,8 @@ LEAKS = re.compile(
     rf"[^.\n]{{0,20}}\*{{0,2}}(?<!Bot )(?<!Seat )(?<!seat )\b(?-i:{CARD})\b",
     re.IGNORECASE,
 )
-PUBLIC_FILE = re.compile(r"board-\d+-\d+\.png")
+#: Boards, and what a finished table leaves: its results image (made from public facts only).
+PUBLIC_FILE = re.compile(r"board-\d+-\d+\.png|results-\d+\.png")
 PUBLIC_LABELS = {"Join", "Leave", "Add bot", "Start", "Show my hand", "Place tile"}
 
 

@@ -1,0 +1,177 @@
+"""After the game, on Discord: the results post, ``/stats``, ``/leaderboard``, ``/history``.
+
+The service decides what a result is and who is rated; this module only asks it and shows the
+answer. Command answers are private and in the reader's language; the results post goes to
+the table's thread (with the results image) and a short line to its channel, in the server's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui.components import button, make_view
+from bot.discord_ui.custom_ids import ControlId, control_id
+from bot.discord_ui.publisher import send_with_retry
+from bot.discord_ui.replies import reply_private
+from bot.discord_ui.results_texts import (
+    channel_line,
+    history_text,
+    leaderboard_text,
+    result_names,
+    results_post,
+    stats_text,
+)
+from bot.discord_ui.translator import locale_of
+from bot.table_model import TableError, TableRecord
+from bot.table_results import user_player
+from i18n import t
+
+if TYPE_CHECKING:
+    from bot.discord_ui.frontdesk import FrontDesk
+
+log = logging.getLogger(__name__)
+
+#: The controls this module answers (custom_id actions).
+ACTIONS = frozenset({"hist"})
+#: Finished tables per page of ``/history``.
+PER_PAGE = 5
+#: The word a history button carries for "every game".
+ALL_GAMES = "all"
+
+
+class AfterGame:
+    """The front desk's part for finished tables."""
+
+    ACTIONS = ACTIONS
+
+    def __init__(self, desk: FrontDesk) -> None:
+        self.desk = desk
+
+    # --- the results post ------------------------------------------------------------------
+
+    async def post_results(self, table: TableRecord) -> None:
+        """Post the results of a table that just finished: the standings and image in its
+        thread, a short line in its channel. Never raises: the game is stored anyway."""
+        try:
+            await self._post_results(table)
+        except Exception:
+            log.exception("could not post the results of table %s", table.id)
+
+    async def _post_results(self, table: TableRecord) -> None:
+        result = await self.desk.service.result(table.id)
+        if result is None or table.thread_id is None:
+            return
+        publisher = self.desk.publisher
+        locale = publisher.locale(table)
+        kwargs: dict[str, Any] = {
+            "content": results_post(result, locale),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        image = await self.desk.renderer.results(
+            result.to_json(),
+            result_names(result, locale),
+            filename=f"results-{table.id}.png",
+            locale=locale,
+        )
+        if image is not None:
+            kwargs["files"] = [image]
+        thread = await publisher.channel(table.thread_id)
+        await send_with_retry(thread, kwargs)
+        channel = await publisher.channel(table.channel_id)
+        line = channel_line(result, table.thread_id, locale)
+        await send_with_retry(
+            channel, {"content": line, "allowed_mentions": discord.AllowedMentions.none()}
+        )
+
+    # --- commands ----------------------------------------------------------------------------
+
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
+    ) -> None:
+        """``/stats [member] [game]``."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = locale_of(interaction)
+        guild = interaction.guild_id
+        if guild is None:
+            await reply_private(interaction, t("desk.server_only", locale))
+            return
+        who = member or interaction.user
+        stats = await self.desk.service.stats(guild, who.id, game)
+        await reply_private(
+            interaction,
+            stats_text(stats, who.mention, game, locale),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """``/leaderboard <game>``."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = locale_of(interaction)
+        guild = interaction.guild_id
+        if guild is None:
+            await reply_private(interaction, t("desk.server_only", locale))
+            return
+        try:
+            board = await self.desk.service.leaderboard(guild, game, interaction.user.id)
+        except TableError:
+            await reply_private(interaction, t("results.unknown_game", locale))
+            return
+        await reply_private(
+            interaction,
+            leaderboard_text(board, locale),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def history(
+        self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
+    ) -> None:
+        """``/history [member] [game]``: the first page, with Older / Newer buttons."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.guild_id is None:
+            await reply_private(interaction, t("desk.server_only", locale_of(interaction)))
+            return
+        text, view = await self._history_page(
+            interaction, None if member is None else member.id, game, 0
+        )
+        await reply_private(
+            interaction, text, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def _history_page(
+        self, interaction: discord.Interaction, user_id: int | None, game: str | None, page: int
+    ) -> tuple[str, discord.ui.View]:
+        locale = locale_of(interaction)
+        guild = interaction.guild_id or 0
+        found = await self.desk.service.history(guild, user_id, game, page, PER_PAGE)
+        who = None if user_id is None else f"<@{user_id}>"
+        player = None if user_id is None else user_player(user_id)
+        text = history_text(found, who, game, player, locale)
+        user_arg, game_arg = user_id or 0, game or ALL_GAMES
+        items = []
+        if found.page > 0:
+            newer = control_id(0, 0, "hist", user_arg, game_arg, found.page - 1)
+            items.append(button(t("results.newer", locale), newer))
+        if found.more:
+            older = control_id(0, 0, "hist", user_arg, game_arg, found.page + 1)
+            items.append(button(t("results.older", locale), older))
+        return text, make_view(items)
+
+    async def on_control(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """A click on Older / Newer of a ``/history`` answer (already deferred)."""
+        user_id = control.int_arg(0) or None
+        game = control.arg(1)
+        if game != ALL_GAMES and game not in ("tock", "dog", "carcassonne"):
+            await self.desk.answer(
+                interaction, t("results.unknown_game", locale_of(interaction)), public=False
+            )
+            return
+        page = control.int_arg(2)
+        text, view = await self._history_page(
+            interaction, user_id, None if game == ALL_GAMES else game, page
+        )
+        await interaction.edit_original_response(
+            content=text, view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
