@@ -56,6 +56,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--open", action="store_true", help="show each board image")
     parser.add_argument("--no-images", action="store_true", help="do not draw the boards")
     parser.add_argument("--resume", type=int, default=None, metavar="TABLE_ID")
+    parser.add_argument(
+        "--load", default=None, metavar="FILE", help="replay a downloaded game record"
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
 
 
@@ -138,6 +141,11 @@ async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str],
     from bot.storage import open_storage
     from bot.tables import TableService
 
+    images = _Images(args.out, args.open, console, enabled=not args.no_images)
+    if getattr(args, "load", None):
+        from bot.record_play import play_record
+
+        return play_record(args.load, console, images, args.quiet)
     if args.resume is None and args.game is None:
         console.print("[red]Say which game to play:[/] tock, dog or carcassonne.")
         return 2
@@ -146,7 +154,6 @@ async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str],
     service = TableService(
         storage, choose_bot_move=engine_chooser(args.bot_time), require_person=False
     )
-    images = _Images(args.out, args.open, console, enabled=not args.no_images)
     if images.render is None and not args.quiet and not args.no_images:
         console.print("[dim]No board images: the renderer cannot draw boards yet.[/]")
     try:

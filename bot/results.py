@@ -9,6 +9,7 @@ ratings, ``/history`` and the results image are made from it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -82,8 +83,9 @@ class GameResult:
     hands: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The result as JSON-able data (what storage keeps)."""
-        return asdict(self)
+        """The result as JSON data (what storage keeps): lists, not tuples."""
+        data: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameResult:

@@ -14,14 +14,19 @@ import functools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from bot.ratings import Rating, rate_result, rebuild
-from bot.replay import public_steps
+from bot.records import make_record
+from bot.replay import PublicStep, public_steps
 from bot.results import GameResult, build_result
 from bot.table_core import TableCore
-from bot.table_model import Phase, TableNotFound, TableRecord
+from bot.table_model import Phase, TableNotFound, TableRecord, WrongPhase
 
 log = logging.getLogger(__name__)
+
+#: How many finished tables' public histories stay in memory for replays and records.
+_HISTORIES_KEPT = 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +62,10 @@ def user_player(user_id: int) -> str:
 
 
 class ResultsMixin(TableCore):
-    """Results, ratings and the queries of ``/stats``, ``/leaderboard`` and ``/history``."""
+    """Results, ratings and the queries of ``/stats``, ``/leaderboard`` and ``/history``;
+    public histories of finished tables for records and replays."""
+
+    _histories: dict[int, tuple[Mapping[str, Any], tuple[PublicStep, ...]]]
 
     async def _record_result(self, record: TableRecord) -> GameResult | None:
         """Make and store the result of the finished table ``record`` (once)."""
@@ -91,6 +99,39 @@ class ResultsMixin(TableCore):
         if record.phase != Phase.FINISHED:
             return None
         return await self._record_result(record)
+
+    async def public_history(
+        self, table_id: int
+    ) -> tuple[TableRecord, Mapping[str, Any], tuple[PublicStep, ...]]:
+        """A finished table's public history: the table, its first spectator view and every
+        step as spectators saw it (what records and replays are made of)."""
+        record = await self.storage.load_table(table_id)
+        if record is None:
+            raise TableNotFound(f"There is no table {table_id}.")
+        if record.phase != Phase.FINISHED:
+            raise WrongPhase("Only a finished table can be replayed.")
+        cached = self._histories.get(table_id)
+        if cached is not None:
+            return record, cached[0], cached[1]
+        entries = await self.storage.load_log(table_id)
+        module = self.load_game(record.game)
+
+        def build() -> tuple[Mapping[str, Any], tuple[PublicStep, ...]]:
+            first, steps = public_steps(module, record, entries)
+            return first, tuple(steps)
+
+        first, steps = await asyncio.to_thread(build)
+        self._histories[table_id] = (first, steps)
+        while len(self._histories) > _HISTORIES_KEPT:
+            self._histories.pop(next(iter(self._histories)))
+        return record, first, steps
+
+    async def game_record(self, table_id: int) -> dict[str, Any]:
+        """The downloadable record of a finished table (public information only)."""
+        record, first, steps = await self.public_history(table_id)
+        result = await self.result(table_id)
+        assert result is not None  # a finished table always gets one
+        return make_record(record, first, steps, result)
 
     async def recover_results(self) -> int:
         """Store the results of finished tables that have none; how many there were."""

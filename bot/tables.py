@@ -149,6 +149,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, Results
         self._armed: dict[int, float] = {}  # table id -> next clock event (reminder or timeout)
         self._wake = asyncio.Event()
         self._clock_task: asyncio.Task[None] | None = None
+        self._histories = {}  # finished tables' public histories (bot.table_results)
 
     async def start(self) -> None:
         """Re-arm the turn clocks of this process's guilds, store the results a crash left

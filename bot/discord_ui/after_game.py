@@ -7,6 +7,7 @@ the table's thread (with the results image) and a short line to its channel, in 
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from bot.discord_ui.results_texts import (
     stats_text,
 )
 from bot.discord_ui.translator import locale_of
+from bot.records import dumps
 from bot.table_model import TableError, TableRecord
 from bot.table_results import user_player
 from i18n import t
@@ -36,6 +38,8 @@ log = logging.getLogger(__name__)
 
 #: The controls this module answers (custom_id actions).
 ACTIONS = frozenset({"hist"})
+#: Discord's upload limit for a bot without a boosted server (10 MiB).
+MAX_UPLOAD = 10 * 1024 * 1024
 #: Finished tables per page of ``/history``.
 PER_PAGE = 5
 #: The word a history button carries for "every game".
@@ -76,8 +80,12 @@ class AfterGame:
             filename=f"results-{table.id}.png",
             locale=locale,
         )
-        if image is not None:
-            kwargs["files"] = [image]
+        files = [image] if image is not None else []
+        record = dumps(await self.desk.service.game_record(table.id))
+        if len(record) <= MAX_UPLOAD:
+            files.append(discord.File(io.BytesIO(record), filename=f"record-{table.id}.json"))
+        if files:
+            kwargs["files"] = files
         thread = await publisher.channel(table.thread_id)
         await send_with_retry(thread, kwargs)
         channel = await publisher.channel(table.channel_id)
