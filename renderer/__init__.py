@@ -36,6 +36,9 @@ locale.
     The results image of a finished table from its result summary (the JSON of
     ``bot.results.GameResult``): places, colours, names, teams; Carcassonne points by
     category and the score chart, Tock and Dog the pawns home in order (:mod:`renderer.results`).
+``render_animation(views, *, names=None, locale=None) -> bytes``
+    An animated GIF, 400 px wide, of evenly spaced positions of a game (public views), for
+    the results post; the last frame is the final board.
 ``warm_up() -> None``
     Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
     that the first Carcassonne image of a running bot is as fast as the others.
@@ -67,13 +70,14 @@ from renderer.carcassonne.tiles import segment_spot
 from renderer.cards import draw_hand, hand_palette
 from renderer.race_board import draw_race_board, race_palette
 from renderer.race_layout import race_field_center
-from renderer.results import draw_results
+from renderer.results import draw_animation, draw_results, pick_frames
 from renderer.style import encode_png
 
 __all__ = [
     "carcassonne_cell_center",
     "placement_order",
     "race_field_center",
+    "render_animation",
     "render_board",
     "render_figure_spots",
     "render_hand",
@@ -166,6 +170,29 @@ def render_results(
     """PNG of a finished table's results (see :mod:`renderer.results`)."""
     with _LOCK:
         return encode_png(draw_results(summary, names, normalise_locale(locale)))
+
+
+def render_animation(
+    views: Sequence[Mapping[str, Any]],
+    *,
+    names: Sequence[str] | None = None,
+    locale: object = None,
+) -> bytes:
+    """An animated GIF (400 px wide) of a game: evenly spaced positions of ``views`` (public
+    views, oldest first), each drawn as :func:`render_board` draws it, the last one longest."""
+    if not views:
+        raise ValueError("no positions to animate")
+    chosen = [views[i] for i in pick_frames(len(views))]
+    with _LOCK:
+        code = normalise_locale(locale)
+        boards = []
+        for view in chosen:
+            game = view.get("game")
+            if game in ("tock", "dog"):
+                boards.append(draw_race_board(view, names, [], code))
+            else:
+                boards.append(draw_carcassonne_board(view, names, [], code))
+        return draw_animation(boards)
 
 
 def warm_up() -> None:

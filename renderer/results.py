@@ -260,3 +260,49 @@ def _score_chart(
         cx = right + 20
         draw.ellipse((cx - 13, ly - 13, cx + 13, ly + 13), fill=colour, outline=INK, width=2)
         draw_centered_text(draw, (cx, ly), seat_letter(seat, game), 16, text_colour_on(colour))
+
+
+#: The animated summary: at most this many positions, shown this wide (Discord's preview).
+ANIMATION_FRAMES = 36
+ANIMATION_WIDTH = 400
+FRAME_MS = 300
+LAST_FRAME_MS = 3000
+
+
+def pick_frames(count: int, frames: int = ANIMATION_FRAMES) -> list[int]:
+    """Evenly spaced positions out of ``count``, always the first and the last."""
+    if count <= frames:
+        return list(range(count))
+    return sorted({round(i * (count - 1) / (frames - 1)) for i in range(frames)})
+
+
+def draw_animation(boards: Sequence[Image.Image]) -> bytes:
+    """An animated GIF of ``boards`` (each drawn for the same view format), 400 px wide,
+    each frame centred on one canvas; the last frame stays longest."""
+    import io
+
+    widest = max(b.width for b in boards)
+    tallest = max(b.height for b in boards)
+    scale = ANIMATION_WIDTH / widest
+    size = (ANIMATION_WIDTH, max(1, round(tallest * scale)))
+    frames = []
+    for board in boards:
+        scaled = board.resize(
+            (max(1, round(board.width * scale)), max(1, round(board.height * scale))),
+            Image.Resampling.LANCZOS,
+        )
+        canvas = Image.new("RGB", size, PAPER)
+        canvas.paste(scaled, ((size[0] - scaled.width) // 2, (size[1] - scaled.height) // 2))
+        frames.append(canvas.quantize(colors=128, method=Image.Quantize.FASTOCTREE))
+    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+    buffer = io.BytesIO()
+    frames[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
+    return buffer.getvalue()

@@ -57,4 +57,37 @@ async def history(
     await _after(interaction).history(interaction, member, game)
 
 
+async def finished_tables(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """The finished tables of this channel (or of the channel a thread belongs to), newest
+    first."""
+    from bot.discord_ui.translator import locale_of
+    from bot.table_model import Phase
+
+    if interaction.guild_id is None or interaction.channel is None:
+        return []
+    channel = interaction.channel
+    channel_id = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
+    service = interaction.client.desk.service
+    tables = await service.list_tables(interaction.guild_id, channel_id, active=False)
+    locale = locale_of(interaction)
+    choices = []
+    for found in reversed(tables):
+        if found.phase is not Phase.FINISHED:
+            continue
+        name = t("replay.choice", locale, game=t(f"game.{found.game}", locale), table=found.id)
+        if not current or current.lower() in name.lower():
+            choices.append(app_commands.Choice(name=name[:100], value=found.id))
+    return choices[:25]
+
+
+@app_commands.command(name="replay", description="Step through a finished table, privately")
+@app_commands.describe(table="the finished table")
+@app_commands.autocomplete(table=finished_tables)
+async def replay(interaction: Interaction, table: int) -> None:
+    """Open the private replay viewer of a finished table."""
+    await interaction.client.desk.replays.open(interaction, table)
+
+
 AFTER_GAME_COMMANDS = (stats, leaderboard, history)
+#: ``/table replay``, a subcommand of the ``/table`` group.
+TABLE_REPLAY = replay

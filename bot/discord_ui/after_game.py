@@ -25,6 +25,7 @@ from bot.discord_ui.results_texts import (
     results_post,
     stats_text,
 )
+from bot.discord_ui.texts import seat_names
 from bot.discord_ui.translator import locale_of
 from bot.records import dumps
 from bot.table_model import TableError, TableRecord
@@ -44,6 +45,11 @@ MAX_UPLOAD = 10 * 1024 * 1024
 PER_PAGE = 5
 #: The word a history button carries for "every game".
 ALL_GAMES = "all"
+
+
+def _size(file: discord.File) -> int:
+    """The bytes of an attachment (its buffer's length)."""
+    return len(file.fp.getbuffer()) if isinstance(file.fp, io.BytesIO) else 0
 
 
 class AfterGame:
@@ -81,6 +87,14 @@ class AfterGame:
             locale=locale,
         )
         files = [image] if image is not None else []
+        _record, first, steps = await self.desk.service.public_history(table.id)
+        views = [first, *(step.view for step in steps)]
+        names = seat_names(table, first.get("seats") or [], locale)
+        animation = await self.desk.renderer.animation(
+            views, names, filename=f"summary-{table.id}.gif", locale=locale
+        )
+        if animation is not None and _size(animation) <= MAX_UPLOAD:
+            files.append(animation)
         record = dumps(await self.desk.service.game_record(table.id))
         if len(record) <= MAX_UPLOAD:
             files.append(discord.File(io.BytesIO(record), filename=f"record-{table.id}.json"))

@@ -226,8 +226,9 @@ async def rules(interaction: Interaction, game: str, topic: str | None = None) -
 
 def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     """Add every Pöppel command to ``tree``."""
-    from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS
+    from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
 
+    table.add_command(TABLE_REPLAY, override=True)
     command: Any
     for command in (tock, dog, carcassonne, table, rules, *AFTER_GAME_COMMANDS):
         tree.add_command(command, override=True)

@@ -19,6 +19,8 @@ from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
+from bot.discord_ui.replay_viewer import ReplayViewer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
@@ -53,6 +55,7 @@ class FrontDesk:
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
         self.after = AfterGame(self)
+        self.replays = ReplayViewer(self)
         self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
         self.bot_level = DEFAULT_BOT_LEVEL
@@ -304,6 +307,8 @@ class FrontDesk:
                 await self._lobby_action(interaction, control)
             elif control.action in self.after.ACTIONS:
                 await self.after.on_control(interaction, control)
+            elif control.action == REPLAY_ACTION:
+                await self.replays.on_control(interaction, control)
             else:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:

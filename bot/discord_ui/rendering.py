@@ -30,6 +30,7 @@ class Renderer:
     placement_order: Callable[..., list[tuple[int, int]]] | None = None
     render_figure_spots: Callable[..., bytes] | None = None
     render_results: Callable[..., bytes] | None = None
+    render_animation: Callable[..., bytes] | None = None
 
     @classmethod
     def load(cls) -> Renderer:
@@ -123,6 +124,20 @@ class Renderer:
             return None
         return await _to_file(
             filename, self.render_results, summary, names=list(names), **_locale(locale)
+        )
+
+    async def animation(
+        self,
+        views: Sequence[Mapping[str, Any]],
+        names: Sequence[str],
+        filename: str = "summary.gif",
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The animated summary of a game, or None."""
+        if self.render_animation is None or not views:
+            return None
+        return await _to_file(
+            filename, self.render_animation, list(views), names=list(names), **_locale(locale)
         )
 
     def order(self, placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:

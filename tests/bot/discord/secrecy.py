@@ -15,7 +15,7 @@ LEAKS = re.compile(
     re.IGNORECASE,
 )
 #: Boards, and what a finished table leaves: its results image (made from public facts only).
-PUBLIC_FILE = re.compile(r"board-\d+-\d+\.png|results-\d+\.png|record-\d+\.json")
+PUBLIC_FILE = re.compile(r"board-\d+-\d+\.png|results-\d+\.png|record-\d+\.json|summary-\d+\.gif")
 PUBLIC_LABELS = {"Join", "Leave", "Add bot", "Start", "Show my hand", "Place tile"}
 
 

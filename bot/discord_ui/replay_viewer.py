@@ -1,0 +1,124 @@
+"""``/table replay <table>``: a private viewer that steps through a finished table.
+
+Each position is the spectator view after a log entry (:meth:`TableService.public_history`),
+drawn by the renderer exactly like the boards of the thread, so the last position's image is
+the table's last board. The buttons carry the position they lead to
+(``t:<table>:v:0:rp:<position>:<slot>``): first, back a tenth, back one, forward one, forward a
+tenth, last. Nothing is kept between clicks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_ui.components import button, make_view
+from bot.discord_ui.custom_ids import ControlId, control_id
+from bot.discord_ui.replies import reply_private
+from bot.discord_ui.texts import seat_names
+from bot.discord_ui.translator import locale_of
+from bot.replay import PublicStep
+from bot.table_model import TableError, TableNotFound, TableRecord
+from i18n import t
+from i18n.events import event_text
+
+if TYPE_CHECKING:
+    from bot.discord_ui.frontdesk import FrontDesk
+
+#: The custom_id action of the viewer's buttons.
+ACTION = "rp"
+
+
+def targets(position: int, last: int) -> list[tuple[str, int]]:
+    """The viewer's buttons: (label key, position it shows), each within 0..last."""
+    tenth = max(1, last // 10)
+    return [
+        ("replay.first", 0),
+        ("replay.back_tenth", max(0, position - tenth)),
+        ("replay.back", max(0, position - 1)),
+        ("replay.forward", min(last, position + 1)),
+        ("replay.forward_tenth", min(last, position + tenth)),
+        ("replay.last", last),
+    ]
+
+
+def caption(
+    table: TableRecord, step: PublicStep | None, position: int, last: int, locale: str
+) -> str:
+    """What the position shows, in words: the table, where we are, what just happened."""
+    game = t(f"game.{table.game}", locale)
+    head = t("replay.title", locale, game=game, table=table.id, position=position, last=last)
+    if step is None:
+        return f"**{head}**\n{t('replay.start', locale)}"
+    names = step.view.get("names")
+    told = " ".join(
+        event_text(e, locale, game=table.game, names=names)
+        for e in step.view.get("events") or ()
+        if e.get("text")
+    )
+    return f"**{head}**\n{told or t('replay.quiet_step', locale)}"[:2000]
+
+
+class ReplayViewer:
+    """The front desk's replay viewer."""
+
+    def __init__(self, desk: FrontDesk) -> None:
+        self.desk = desk
+
+    async def open(self, interaction: discord.Interaction, table_id: int) -> None:
+        """``/table replay``: the first position, privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = locale_of(interaction)
+        try:
+            content, kwargs = await self._position(interaction, table_id, 0)
+        except TableError as error:
+            from bot.discord_ui.retranslate import retranslate
+
+            await reply_private(interaction, retranslate(str(error), locale))
+            return
+        await interaction.followup.send(content, ephemeral=True, **kwargs)
+
+    async def on_control(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """A click on one of the viewer's buttons (already deferred as an update)."""
+        content, kwargs = await self._position(interaction, control.table, control.int_arg(0))
+        await interaction.edit_original_response(
+            content=content, view=kwargs["view"], attachments=kwargs.get("files", [])
+        )
+
+    async def _position(
+        self, interaction: discord.Interaction, table_id: int, position: int
+    ) -> tuple[str, dict[str, Any]]:
+        locale = locale_of(interaction)
+        record, first, steps = await self.desk.service.public_history(table_id)
+        if record.guild_id != interaction.guild_id:
+            raise TableNotFound(f"There is no table {table_id}.")
+        last = len(steps)
+        position = max(0, min(position, last))
+        step = steps[position - 1] if position else None
+        view: Mapping[str, Any] = step.view if step is not None else first
+        image = await self.image(record, view, position, locale)
+        items = [
+            button(
+                t(key, locale),
+                # The slot keeps custom_ids unique where two buttons lead to one position.
+                control_id(table_id, 0, ACTION, target, index),
+                disabled=target == position,
+                row=0 if index < 3 else 1,
+            )
+            for index, (key, target) in enumerate(targets(position, last))
+        ]
+        kwargs: dict[str, Any] = {"view": make_view(items)}
+        if image is not None:
+            kwargs["files"] = [image]
+        return caption(record, step, position, last, locale), kwargs
+
+    async def image(
+        self, record: TableRecord, view: Mapping[str, Any], position: int, locale: str
+    ) -> discord.File | None:
+        """The board of one position, drawn as the thread's boards are."""
+        names: Sequence[str] = seat_names(record, view.get("seats") or [], locale)
+        return await self.desk.renderer.board(
+            view, names, filename=f"replay-{record.id}-{position}.png", locale=locale
+        )

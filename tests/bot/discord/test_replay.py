@@ -1,0 +1,67 @@
+"""``/table replay``: a private viewer of a finished table, to its last board."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.records import loads, replay_views
+from tests.bot.discord.conftest import World, private_text
+from tests.bot.discord.driving import Stats, play_tiles_to_the_end
+from tests.bot.discord.secrecy import scan_public
+from tests.bot.discord.test_lobby import open_table
+
+
+async def test_the_replay_steps_through_every_position_to_the_last_board(world: World) -> None:
+    world.seeds.append(7)
+    table_id, lobby = await open_table(world, "carcassonne", players=2)
+    early = await world.bob.slash(world.channel, "table replay", table=table_id)
+    assert "finished" in private_text(early, world.bob)  # not before the end
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    users = [world.alice, world.bob]
+    await play_tiles_to_the_end(world, table_id, users, random.Random(3), Stats())
+    thread = world.thread_of(world.lobby(table_id))
+    boards = [
+        m for m in world.boards(thread) if any(f.filename.startswith("board-") for f in m.files)
+    ]
+    last_board = boards[-1].files[0].data
+    log = await world.desk.service.storage.load_log(table_id)
+
+    # Carol watched: she may replay any finished table of the server.
+    result = await world.carol.slash(world.channel, "table replay", table=table_id)
+    viewer = result.visible_to(world.carol)[-1]
+    assert viewer.ephemeral
+    assert f"position 0 of {len(log)}" in viewer.content
+    labels = [b["label"] for b in viewer.buttons]
+    assert labels == ["⏮ First", "⏪ −10%", "◀ Back", "Forward ▶", "+10% ⏩", "Last ⏭"]
+    assert [b.get("disabled", False) for b in viewer.buttons][:3] == [True, True, True]
+
+    async def click(label: str, position: int) -> None:
+        await world.carol.click(viewer, label=label)
+        await world.wait(lambda: f"position {position} of" in viewer.content, f"({label})")
+
+    await click("Forward ▶", 1)
+    assert "places" in viewer.content  # what happened, in words
+    tenth = len(log) // 10
+    await click("+10% ⏩", 1 + tenth)
+    await click("◀ Back", tenth)
+    await click("Last ⏭", len(log))
+    assert viewer.files[-1].data == last_board  # the last replay image is the last board
+    await click("⏪ −10%", len(log) - tenth)
+    await click("⏮ First", 0)
+
+    # The results post carries the animated summary and the downloadable record.
+    post = next(m for m in world.boards(thread) if m.files and "final standings" in m.content)
+    gif = Image.open(io.BytesIO(post.file(f"summary-{table_id}.gif").data))
+    assert gif.width == 400
+    assert gif.n_frames > 10
+    assert len(post.file(f"summary-{table_id}.gif").data) < 10 * 1024 * 1024
+    gif.seek(gif.n_frames - 1)
+    record = loads(post.file(f"record-{table_id}.json").data)
+    positions = list(replay_views(record))
+    assert len(positions) == len(log) + 1
+    assert positions[-1][1] == await world.desk.service.public_view(table_id)
+    scan_public(world)
