@@ -44,7 +44,6 @@ from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
-from bot.table_lobby import LobbyMixin
 from bot.table_model import (
     ABSENT_POLICIES,
     BOT_LEVELS,
@@ -67,6 +66,7 @@ from bot.table_model import (
     WrongPhase,
 )
 from bot.table_play import PlayMixin
+from bot.table_rematch import RematchMixin
 from bot.table_results import ResultsMixin
 from bot.turn_clock import TurnClockMixin
 
@@ -99,7 +99,7 @@ __all__ = [
 ]
 
 
-class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, ResultsMixin):
+class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, ResultsMixin):
     """Creates and runs tables for many guilds in one process. See the module docstring.
 
     ``storage`` must be open. ``clock`` gives wall time for the turn clock. ``listener``
