@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: The controls this module answers (custom_id actions).
-ACTIONS = frozenset({"hist"})
+ACTIONS = frozenset({"hist", "rematch", "replay"})
 #: Discord's upload limit for a bot without a boosted server (10 MiB).
 MAX_UPLOAD = 10 * 1024 * 1024
 #: Finished tables per page of ``/history``.
@@ -100,6 +100,16 @@ class AfterGame:
             files.append(discord.File(io.BytesIO(record), filename=f"record-{table.id}.json"))
         if files:
             kwargs["files"] = files
+        kwargs["view"] = make_view(
+            [
+                button(
+                    t("rematch.button", locale),
+                    control_id(table.id, 0, "rematch"),
+                    style=discord.ButtonStyle.primary,
+                ),
+                button(t("rematch.replay_button", locale), control_id(table.id, 0, "replay")),
+            ]
+        )
         thread = await publisher.channel(table.thread_id)
         await send_with_retry(thread, kwargs)
         channel = await publisher.channel(table.channel_id)
@@ -162,6 +172,29 @@ class AfterGame:
             interaction, text, view=view, allowed_mentions=discord.AllowedMentions.none()
         )
 
+    async def rematch(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Rematch: open the new table (lobby and thread) or confirm the clicker's seat."""
+        from bot.discord_ui.frontdesk import display_name
+
+        locale = locale_of(interaction)
+        user = interaction.user
+        effects = await self.desk.service.rematch(table_id, user.id, display_name(user))
+        table = effects.table
+        if table.thread_id is None:
+            channel = await self.desk.publisher.channel(table.channel_id)
+            public = self.desk.publisher.locale(table)
+            thread = await self.desk.open_lobby(channel, table, public, user.id)
+            if thread is None:
+                await reply_private(interaction, t("desk.cannot_post", locale))
+                return
+            await reply_private(
+                interaction,
+                t("rematch.opened", locale, table=table.id, thread=thread.mention),
+            )
+            return
+        await self.desk.deliver(effects)  # the lobby shows the confirmed seat
+        await reply_private(interaction, t("rematch.confirmed", locale, table=table.id))
+
     async def _history_page(
         self, interaction: discord.Interaction, user_id: int | None, game: str | None, page: int
     ) -> tuple[str, discord.ui.View]:
@@ -182,7 +215,14 @@ class AfterGame:
         return text, make_view(items)
 
     async def on_control(self, interaction: discord.Interaction, control: ControlId) -> None:
-        """A click on Older / Newer of a ``/history`` answer (already deferred)."""
+        """A click on the results post (Rematch, Replay: deferred privately) or on Older /
+        Newer of a ``/history`` answer (deferred as an update of it)."""
+        if control.action == "rematch":
+            await self.rematch(interaction, control.table)
+            return
+        if control.action == "replay":
+            await self.desk.replays.send_first(interaction, control.table)
+            return
         user_id = control.int_arg(0) or None
         game = control.arg(1)
         if game != ALL_GAMES and game not in ("tock", "dog", "carcassonne"):

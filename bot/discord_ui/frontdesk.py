@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Controls on public messages (lobby, board): answered through an ephemeral deferral.
-PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile", "rematch", "replay"})
 #: Lobby controls carry no meaningful version.
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
 #: The level of bots added with the lobby's "Add bot" button.
@@ -133,29 +133,41 @@ class FrontDesk:
             await reply_private(interaction, retranslate(str(error), locale))
             return
         table: TableRecord = effects.table
+        thread = await self.open_lobby(channel, table, public, interaction.user.id)
+        if thread is None:
+            await reply_private(interaction, t("desk.cannot_post", locale))
+            return
+        await reply_private(
+            interaction, t("desk.opened", locale, table=table.id, thread=thread.mention)
+        )
+
+    async def open_lobby(
+        self, channel: Any, table: TableRecord, public: str, user_id: int
+    ) -> discord.Thread | None:
+        """Post a new table's lobby in ``channel`` and open its thread; None (and the table
+        abandoned) when Discord refuses."""
         self.remember(table)
         try:
-            lobby = await channel.send(  # type: ignore[union-attr]
+            lobby = await channel.send(
                 lobby_text(table, public),
                 view=lobby_view(table, public) or discord.utils.MISSING,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            title = t("desk.thread_title", public, game=GAME_TITLES.get(game, game), table=table.id)
-            thread = await lobby.create_thread(name=title, auto_archive_duration=1440)
+            game = GAME_TITLES.get(table.game, table.game)
+            title = t("desk.thread_title", public, game=game, table=table.id)
+            thread: discord.Thread = await lobby.create_thread(
+                name=title, auto_archive_duration=1440
+            )
         except discord.HTTPException as error:
             log.warning("could not open the lobby/thread of table %s: %s", table.id, error)
-            await self.service.abandon(table.id, interaction.user.id, can_manage=True)
-            await reply_private(interaction, t("desk.cannot_post", locale))
-            return
+            await self.service.abandon(table.id, user_id, can_manage=True)
+            return None
         await self.service.set_thread(table.id, thread.id)
-        table = table.with_changes(thread_id=thread.id)
         await thread.send(
             t("desk.thread_first", public, table=table.id),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await reply_private(
-            interaction, t("desk.opened", locale, table=table.id, thread=thread.mention)
-        )
+        return thread
 
     async def autocomplete_tables(
         self, interaction: discord.Interaction, current: str

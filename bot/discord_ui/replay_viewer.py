@@ -70,6 +70,10 @@ class ReplayViewer:
     async def open(self, interaction: discord.Interaction, table_id: int) -> None:
         """``/table replay``: the first position, privately."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.send_first(interaction, table_id)
+
+    async def send_first(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The first position as a new private message (the interaction is deferred)."""
         locale = locale_of(interaction)
         try:
             content, kwargs = await self._position(interaction, table_id, 0)

@@ -96,7 +96,10 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
     # in play the engine's seats.
     for position, s in enumerate(sorted(table.seats, key=lambda seat: seat.index), start=1):
         seat = s.index
-        if s.user_id is None and not s.is_bot and not s.left:
+        kept = (table.extra.get("reserved") or {}).get(str(seat)) if table.extra else None
+        if s.user_id is None and not s.is_bot and not s.left and kept is not None:
+            who = t("rematch.waiting", locale, mention=f"<@{kept}>")  # a rematch's kept seat
+        elif s.user_id is None and not s.is_bot and not s.left:
             who = t("lobby.free", locale)
         elif s.is_bot and s.user_id is None:
             level = t(f"bot_level.{s.bot_level}", locale) if s.bot_level else ""

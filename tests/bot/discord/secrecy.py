@@ -16,7 +16,10 @@ LEAKS = re.compile(
 )
 #: Boards, and what a finished table leaves: its results image (made from public facts only).
 PUBLIC_FILE = re.compile(r"board-\d+-\d+\.png|results-\d+\.png|record-\d+\.json|summary-\d+\.gif")
-PUBLIC_LABELS = {"Join", "Leave", "Add bot", "Start", "Show my hand", "Place tile"}
+PUBLIC_LABELS = {
+    *("Join", "Leave", "Add bot", "Start", "Show my hand", "Place tile"),
+    *("Rematch", "Replay"),  # the results post
+}
 
 
 def scan_public(world: World) -> int:

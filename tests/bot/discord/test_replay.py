@@ -64,4 +64,29 @@ async def test_the_replay_steps_through_every_position_to_the_last_board(world: 
     positions = list(replay_views(record))
     assert len(positions) == len(log) + 1
     assert positions[-1][1] == await world.desk.service.public_view(table_id)
+
+    # Replay from the results post opens the same private viewer.
+    opened = await world.carol.click(post, label="Replay")
+    assert f"position 0 of {len(log)}" in private_text(opened, world.carol)
+
+    # Rematch: bob opens it and hosts; alice's seat is kept until her one click.
+    refused = await world.carol.click(post, label="Rematch")
+    assert "Only the players" in private_text(refused, world.carol)
+    asked = await world.bob.click(post, label="Rematch")
+    assert "rematch is open" in private_text(asked, world.bob)
+    rematch = await world.wait(lambda: world.lobby() if world.lobby().id != lobby.id else None)
+    new_id = int(rematch.text.split("#", 1)[1].split(" ", 1)[0])
+    assert new_id != table_id
+    assert f"kept for <@{world.alice.id}>" in rematch.text
+    early = await world.bob.click(rematch, label="Start")
+    assert "kept" in private_text(early, world.bob)
+    confirmed = await world.alice.click(post, label="Rematch")
+    assert "confirmed" in private_text(confirmed, world.alice)
+    assert "kept for" not in world.lobby(new_id).text
+    await world.bob.click(world.lobby(new_id), label="Start")
+    new_thread = world.thread_of(world.lobby(new_id))
+    await world.wait(lambda: world.newest_board(new_thread), "(the rematch's first board)")
+    new = await world.desk.service.get(new_id)
+    assert new.phase.value == "playing"
+    assert new.options == (await world.desk.service.get(table_id)).options
     scan_public(world)
