@@ -22,7 +22,7 @@ LOCALE = "en"  # the terminal speaks English, like the rest of `poeppel play`
 
 def _seat_name(data: dict[str, Any], seat: int | None) -> str:
     for s in data["seats"]:
-        if s["seat"] == seat:
+        if seat is not None and s["seat"] == seat:
             return str(s["name"] or t("seat.seat", LOCALE, number=seat + 1))
     return ""
 

@@ -19,6 +19,7 @@ from bot.table_model import (
     Phase,
     Seat,
     TableFull,
+    TableNotFound,
     TableRecord,
     WrongPhase,
 )
@@ -34,6 +35,12 @@ def reserved_seats(record: TableRecord) -> dict[int, int]:
 class RematchMixin(LobbyMixin):
     """``rematch``, and the lobby rules of kept seats (joining, starting)."""
 
+    async def _stored(self, table_id: int) -> TableRecord:
+        record = await self.storage.load_table(table_id)
+        if record is None:
+            raise TableNotFound(f"There is no table {table_id}.")
+        return record
+
     async def rematch(self, table_id: int, user_id: int, name: str) -> Effects:
         """Open the rematch of the finished table ``table_id`` (hosted by ``user_id``), or,
         if it is open already, confirm ``user_id``'s kept seat there."""
@@ -45,7 +52,7 @@ class RematchMixin(LobbyMixin):
             raise NotSeated("Only the players of this table can ask for a rematch.")
         existing = old.extra.get("rematch")
         if existing is not None:
-            again = await self.get(int(existing))
+            again = await self._stored(int(existing))
             if again.phase == Phase.LOBBY:
                 if again.seat_of(user_id) is not None:
                     return Effects(again)
@@ -104,7 +111,7 @@ class RematchMixin(LobbyMixin):
     ) -> Effects:
         """Take a free seat; in a rematch lobby a kept seat goes only to its player (who
         gets it whatever they asked for), and the others only get the seats not kept."""
-        record = await self.get(table_id)
+        record = await self._stored(table_id)
         kept = reserved_seats(record) if record.phase == Phase.LOBBY else {}
         if kept:
             mine = [p for p, u in kept.items() if u == user_id]
@@ -128,7 +135,7 @@ class RematchMixin(LobbyMixin):
 
     async def start_game(self, table_id: int, user_id: int) -> Effects:
         """Start, unless seats are still kept for players who have not confirmed."""
-        record = await self.get(table_id)
+        record = await self._stored(table_id)
         if record.phase == Phase.LOBBY and user_id == record.host_id and reserved_seats(record):
             raise CannotStart(
                 "Some seats are still kept for the players of the last game: "

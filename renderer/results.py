@@ -239,7 +239,7 @@ def _score_chart(
     seats = len(timeline[0]) - 1
     ends = []
     for seat in range(seats):
-        points = []
+        points: list[tuple[float, float]] = []
         last = 0
         for row in timeline:
             px = left + (right - left) * row[0] / steps

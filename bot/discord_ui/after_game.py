@@ -47,6 +47,14 @@ PER_PAGE = 5
 ALL_GAMES = "all"
 
 
+async def _begin(interaction: discord.Interaction) -> int | None:
+    """Acknowledge a command privately; its server, or None (answered) outside a server."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if interaction.guild_id is None:
+        await reply_private(interaction, t("desk.server_only", locale_of(interaction)))
+    return interaction.guild_id
+
+
 def _size(file: discord.File) -> int:
     """The bytes of an attachment (its buffer's length)."""
     return len(file.fp.getbuffer()) if isinstance(file.fp, io.BytesIO) else 0
@@ -124,12 +132,10 @@ class AfterGame:
         self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
     ) -> None:
         """``/stats [member] [game]``."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        locale = locale_of(interaction)
-        guild = interaction.guild_id
+        guild = await _begin(interaction)
         if guild is None:
-            await reply_private(interaction, t("desk.server_only", locale))
             return
+        locale = locale_of(interaction)
         who = member or interaction.user
         stats = await self.desk.service.stats(guild, who.id, game)
         await reply_private(
@@ -140,12 +146,10 @@ class AfterGame:
 
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         """``/leaderboard <game>``."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        locale = locale_of(interaction)
-        guild = interaction.guild_id
+        guild = await _begin(interaction)
         if guild is None:
-            await reply_private(interaction, t("desk.server_only", locale))
             return
+        locale = locale_of(interaction)
         try:
             board = await self.desk.service.leaderboard(guild, game, interaction.user.id)
         except TableError:
@@ -161,9 +165,7 @@ class AfterGame:
         self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
     ) -> None:
         """``/history [member] [game]``: the first page, with Older / Newer buttons."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if interaction.guild_id is None:
-            await reply_private(interaction, t("desk.server_only", locale_of(interaction)))
+        if await _begin(interaction) is None:
             return
         text, view = await self._history_page(
             interaction, None if member is None else member.id, game, 0

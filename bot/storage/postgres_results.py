@@ -59,11 +59,7 @@ class PostgresResultsMixin(q.ResultsReadsMixin):
         self, ratings: Mapping[tuple[int, str], Mapping[str, Rating]], guild_id: int | None
     ) -> None:
         """Put ``ratings`` in place of every stored rating (of one guild), atomically."""
-        rows = [
-            q.rating_values(guild, game, rating)
-            for (guild, game), by_player in ratings.items()
-            for rating in by_player.values()
-        ]
+        rows = q.all_rating_values(ratings)
         async with self.pool.acquire() as conn, conn.transaction():
             if guild_id is None:
                 await conn.execute("DELETE FROM ratings")

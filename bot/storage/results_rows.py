@@ -4,7 +4,7 @@ renumbers them), and the conversions between their rows and :mod:`bot.ratings` v
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.ratings import Rating
@@ -113,6 +113,15 @@ def rating_values(guild_id: int, game: str, rating: Rating) -> list[Any]:
         rating.ordinal,
         rating.games,
         rating.wins,
+    ]
+
+
+def all_rating_values(ratings: Mapping[tuple[int, str], Mapping[str, Rating]]) -> list[list[Any]]:
+    """The parameters of :data:`UPSERT_RATING` for ``{(guild, game): {player: rating}}``."""
+    return [
+        rating_values(guild, game, rating)
+        for (guild, game), by_player in ratings.items()
+        for rating in by_player.values()
     ]
 
 

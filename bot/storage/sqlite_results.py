@@ -17,8 +17,12 @@ from bot.storage import results_rows as q
 class SqliteResultsMixin(q.ResultsReadsMixin):
     """The results half of the SQLite back end (see :class:`bot.storage.base.Storage`)."""
 
-    db: aiosqlite.Connection
     _lock: asyncio.Lock
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        """The open connection (:class:`bot.storage.sqlite.SqliteStorage` provides it)."""
+        raise NotImplementedError
 
     async def _rows(self, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         async with self._lock, self.db.execute(query, list(params)) as cursor:
@@ -62,11 +66,7 @@ class SqliteResultsMixin(q.ResultsReadsMixin):
         self, ratings: Mapping[tuple[int, str], Mapping[str, Rating]], guild_id: int | None
     ) -> None:
         """Put ``ratings`` in place of every stored rating (of one guild), atomically."""
-        rows = [
-            q.rating_values(guild, game, rating)
-            for (guild, game), by_player in ratings.items()
-            for rating in by_player.values()
-        ]
+        rows = q.all_rating_values(ratings)
         async with self._lock:
             await self.db._execute(self._replace_ratings_now, rows, guild_id)
 
