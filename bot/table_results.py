@@ -26,7 +26,7 @@ from bot.table_model import Phase, TableNotFound, TableRecord, WrongPhase
 log = logging.getLogger(__name__)
 
 #: How many finished tables' public histories stay in memory for replays and records.
-_HISTORIES_KEPT = 16
+_HISTORIES_KEPT = 8
 
 
 @dataclass(frozen=True, slots=True)
