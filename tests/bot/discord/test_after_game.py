@@ -74,11 +74,25 @@ async def test_two_games_of_each_then_results_stats_leaderboard_and_history(
     await world.restart()
     service = world.desk.service
     tables: dict[str, list[int]] = {}
+    guild = world.guild.id
     for game in ("tock", "dog", "carcassonne"):
         for seed in (3, 4):
-            tables.setdefault(game, []).append(await play_table(world, game, seed))
-
-    guild = world.guild.id
+            before = {r.player: r.mu for r in await service.storage.leaderboard(guild, game, 50)}
+            table_id = await play_table(world, game, seed)
+            tables.setdefault(game, []).append(table_id)
+            after = {r.player: r.mu for r in await service.storage.leaderboard(guild, game, 50)}
+            result = await service.result(table_id)
+            assert result is not None
+            worst = max(s.place for s in result.seats)
+            for seat in result.seats:
+                assert seat.player is not None
+                if len({s.place for s in result.seats if s.player == seat.player}) > 1:
+                    continue  # one bot level on both sides
+                old = before.get(seat.player, 25.0)
+                if seat.place == 1:
+                    assert after[seat.player] > old, "the winners go up"
+                elif seat.place == worst:
+                    assert after[seat.player] < old, "the losers go down"
     for ids in tables.values():
         for table_id in ids:
             result = await service.result(table_id)
