@@ -133,6 +133,10 @@ class ResultsMixin(TableCore):
         assert result is not None  # a finished table always gets one
         return make_record(record, first, steps, result)
 
+    async def rating_changes(self, table_id: int) -> dict[str, tuple[float, float]]:
+        """How a finished table moved its players' ratings: player -> (mu before, after)."""
+        return await self.storage.rating_changes(table_id)
+
     async def recover_results(self) -> int:
         """Store the results of finished tables that have none; how many there were."""
         missing = await self.storage.finished_without_result()

@@ -85,7 +85,9 @@ class AfterGame:
         publisher = self.desk.publisher
         locale = publisher.locale(table)
         kwargs: dict[str, Any] = {
-            "content": results_post(result, locale),
+            "content": results_post(
+                result, locale, await self.desk.service.rating_changes(table.id)
+            ),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
         image = await self.desk.renderer.results(

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.ratings import Rating
 from bot.results import GameResult, SeatResult, seats_by_team
@@ -70,8 +70,35 @@ def standings_lines(result: GameResult, locale: str) -> list[str]:
     return lines
 
 
-def results_post(result: GameResult, locale: str) -> str:
-    """The text of the results post in the thread."""
+def rating_changes_line(
+    result: GameResult, changes: Mapping[str, tuple[float, float]], locale: str
+) -> str:
+    """``Ratings: Ann 27.0 (+2.0) · Bob 23.0 (−2.0)``, in seat order; empty when unrated."""
+    parts = []
+    for player, (before, after) in changes.items():
+        seat = next((s for s in result.seats if s.player == player), None)
+        if seat is None:
+            continue
+        delta = after - before
+        sign = "+" if delta >= 0 else "−"
+        parts.append(
+            t(
+                "results.rating_change",
+                locale,
+                name=seat_label(seat, locale),
+                rating=f"{after:.1f}",
+                change=f"{sign}{abs(delta):.1f}",
+            )
+        )
+    return t("results.rating_changes", locale, changes=" · ".join(parts)) if parts else ""
+
+
+def results_post(
+    result: GameResult,
+    locale: str,
+    changes: Mapping[str, tuple[float, float]] | None = None,
+) -> str:
+    """The text of the results post in the thread (with how the ratings moved)."""
     head = t("results.post_title", locale, game=game_name(result.game, locale))
     lines = [f"**{head}**", *standings_lines(result, locale)]
     if result.game == "carcassonne":
@@ -81,6 +108,8 @@ def results_post(result: GameResult, locale: str) -> str:
         lines.append(hands + " · " + tn("results.moves", result.moves, locale))
     if not result.rated:
         lines.append(t("results.unrated", locale))
+    elif changes:
+        lines.append(rating_changes_line(result, changes, locale))
     return "\n".join(lines)[:MAX_TEXT]
 
 

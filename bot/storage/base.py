@@ -103,6 +103,10 @@ class Storage(Protocol):
         """The result of a table, or None."""
         ...
 
+    async def rating_changes(self, table_id: int) -> dict[str, tuple[float, float]]:
+        """How a table's result moved each rated player's ``mu``: player -> (before, after)."""
+        ...
+
     async def history(
         self,
         guild_id: int,

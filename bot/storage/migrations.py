@@ -86,7 +86,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
             "CREATE INDEX results_by_guild ON results (guild_id, id)",
             "CREATE INDEX results_by_guild_game ON results (guild_id, game, id)",
-            # Who played which result, for a member's /history and /stats.
+            # Who played which result, for a member's /history and /stats, and how the
+            # result moved their rating (``mu`` before and after; NULL when not rated).
             """CREATE TABLE result_players (
                 result_id {big} NOT NULL REFERENCES results (id) ON DELETE CASCADE,
                 seat INTEGER NOT NULL,
@@ -94,6 +95,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
                 game TEXT NOT NULL,
                 player TEXT NOT NULL,
                 place INTEGER NOT NULL,
+                mu_before {real},
+                mu_after {real},
                 PRIMARY KEY (result_id, seat)
             )""",
             "CREATE INDEX result_players_by_player ON result_players (guild_id, player, result_id)",

@@ -42,17 +42,19 @@ class PostgresResultsMixin(q.ResultsReadsMixin):
             )
             if result_id is None:
                 return False
-            await conn.executemany(numbered(q.INSERT_PLAYER), q.player_rows(result, result_id))
             players = q.players_of(result)
+            before: dict[str, Rating] = {}
+            after: Mapping[str, Rating] = {}
             if rate is not None and players:
                 query, params = q.ratings_of_query(result.guild_id, result.game, players)
                 rows = await conn.fetch(numbered(query), *params)
                 before = {r.player: r for r in (q.rating_from_row(tuple(x.values())) for x in rows)}
-                values = [
-                    q.rating_values(result.guild_id, result.game, rating)
-                    for rating in rate(before).values()
-                ]
+                after = rate(before)
+                values = q.all_rating_values({(result.guild_id, result.game): after})
                 await conn.executemany(numbered(q.UPSERT_RATING), values)
+            await conn.executemany(
+                numbered(q.INSERT_PLAYER), q.player_rows(result, result_id, before, after)
+            )
         return True
 
     async def replace_ratings(

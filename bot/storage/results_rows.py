@@ -7,7 +7,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.ratings import Rating
+from bot.ratings import Rating, new_rating
 from bot.results import GameResult
 
 if TYPE_CHECKING:
@@ -18,8 +18,8 @@ INSERT_RESULT = (
     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO NOTHING"
 )
 INSERT_PLAYER = (
-    "INSERT INTO result_players (result_id, seat, guild_id, game, player, place) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO result_players (result_id, seat, guild_id, game, player, place, mu_before, "
+    "mu_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 UPSERT_RATING = (
     "INSERT INTO ratings (guild_id, game, player, mu, sigma, ordinal, games, wins) "
@@ -38,6 +38,11 @@ RATINGS_OF_PLAYER = (
     f"SELECT game, {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND player = ? ORDER BY game"
 )
 LOAD_RESULT = "SELECT summary FROM results WHERE table_id = ?"
+RATING_CHANGES = (
+    "SELECT p.player, p.mu_before, p.mu_after FROM result_players p "
+    "JOIN results r ON r.id = p.result_id WHERE r.table_id = ? AND p.mu_after IS NOT NULL "
+    "ORDER BY p.seat"
+)
 FINISHED_WITHOUT_RESULT = (
     "SELECT t.id FROM tables t LEFT JOIN results r ON r.table_id = t.id "
     "WHERE t.phase = 'finished' AND r.id IS NULL ORDER BY t.updated_at, t.id"
@@ -93,13 +98,35 @@ def result_values(result: GameResult) -> list[Any]:
     ]
 
 
-def player_rows(result: GameResult, result_id: int) -> list[list[Any]]:
-    """The parameters of :data:`INSERT_PLAYER` for every rated-or-not player of a result."""
-    return [
-        [result_id, s.seat, result.guild_id, result.game, s.player, s.place]
-        for s in result.seats
-        if s.player is not None
-    ]
+def player_rows(
+    result: GameResult,
+    result_id: int,
+    before: Mapping[str, Rating],
+    after: Mapping[str, Rating],
+) -> list[list[Any]]:
+    """The parameters of :data:`INSERT_PLAYER` for every player of a result, with the
+    ``mu`` of their rating before and after it (None for both when it was not rated)."""
+    rows = []
+    for s in result.seats:
+        if s.player is None:
+            continue
+        new = after.get(s.player)
+        old = before.get(s.player) or (new_rating(s.player) if new is not None else None)
+        mu_before = None if new is None or old is None else old.mu
+        mu_after = None if new is None else new.mu
+        rows.append(
+            [
+                result_id,
+                s.seat,
+                result.guild_id,
+                result.game,
+                s.player,
+                s.place,
+                mu_before,
+                mu_after,
+            ]
+        )
+    return rows
 
 
 def rating_values(guild_id: int, game: str, rating: Rating) -> list[Any]:
@@ -151,6 +178,11 @@ class ResultsReadsMixin:
         """The result of a table, or None."""
         rows = await self._rows(LOAD_RESULT, [table_id])
         return result_from_summary(rows[0][0]) if rows else None
+
+    async def rating_changes(self, table_id: int) -> dict[str, tuple[float, float]]:
+        """How a table's result moved each rated player's ``mu``: player -> (before, after)."""
+        rows = await self._rows(RATING_CHANGES, [table_id])
+        return {str(p): (float(b), float(a)) for p, b, a in rows}
 
     async def history(
         self,

@@ -45,17 +45,19 @@ class SqliteResultsMixin(q.ResultsReadsMixin):
                 conn.execute("ROLLBACK")
                 return False
             assert cursor.lastrowid is not None
-            conn.executemany(q.INSERT_PLAYER, q.player_rows(result, cursor.lastrowid))
+            before: dict[str, Rating] = {}
+            after: Mapping[str, Rating] = {}
             if rate is not None and q.players_of(result):
                 query, params = q.ratings_of_query(
                     result.guild_id, result.game, q.players_of(result)
                 )
                 before = {r.player: r for r in map(q.rating_from_row, conn.execute(query, params))}
-                rows = [
-                    q.rating_values(result.guild_id, result.game, rating)
-                    for rating in rate(before).values()
-                ]
-                conn.executemany(q.UPSERT_RATING, rows)
+                after = rate(before)
+                conn.executemany(
+                    q.UPSERT_RATING, q.all_rating_values({(result.guild_id, result.game): after})
+                )
+            rows = q.player_rows(result, cursor.lastrowid, before, after)
+            conn.executemany(q.INSERT_PLAYER, rows)
         except BaseException:
             conn.execute("ROLLBACK")
             raise

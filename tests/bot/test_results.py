@@ -66,6 +66,11 @@ async def test_a_finished_table_stores_its_result_and_moves_ratings(
         assert result.home == tuple(sorted(result.home, key=lambda h: h[0]))
     # Ratings: winners up, losers down, partners together; bots rated per level.
     ratings = {r.player: r for r in await storage.leaderboard(GUILD, game, 20)}
+    changes = await storage.rating_changes(table_id)
+    assert {p: after for p, (_before, after) in changes.items()} == {
+        p: r.mu for p, r in ratings.items()
+    }
+    assert all(before == 25.0 for before, _after in changes.values())
     for seat in result.seats:
         assert seat.player is not None
         rating = ratings[seat.player]

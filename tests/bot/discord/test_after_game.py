@@ -99,6 +99,7 @@ async def test_two_games_of_each_then_results_stats_leaderboard_and_history(
             assert result is not None
             post = results_post(world, table_id)
             assert "final standings" in post.content
+            assert "Ratings: " in post.content  # how the table moved each rating
             first = post.content.splitlines()[1]
             assert first.startswith("1. ")
             for winner in (s for s in result.seats if s.place == 1):

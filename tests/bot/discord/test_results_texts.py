@@ -65,6 +65,9 @@ def test_the_results_post_in_each_language(locale: str, words: tuple[str, ...]) 
     for word in (*words, bot):
         assert word in text
     assert "results." not in text  # no key left unsaid
+    moved = results_post(RESULT, locale, {"u:10": (25.0, 27.25), "bot:hard": (25.0, 23.0)})
+    assert "Ann 27.2 (+2.2)" in moved or "Ann 27.3 (+2.3)" in moved
+    assert f"{bot} 23.0 (−2.0)" in moved
 
 
 @pytest.mark.parametrize("locale", ["en", "de", "hu"])
