@@ -5,13 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from babel.numbers import format_decimal
+
 from bot.ratings import Rating
 from bot.results import GameResult, SeatResult, seats_by_team
 from bot.table_results import HistoryPage, Leaderboard, PlayerStats
-from i18n import t, tn
+from i18n import normalise_locale, t, tn
 
 #: Discord's limit for a message's text.
 MAX_TEXT = 2000
+
+
+def number(value: float, locale: str) -> str:
+    """``27.3`` with one decimal, written as ``locale`` writes numbers (``27,3`` in German)."""
+    return format_decimal(round(value, 1), format="0.0", locale=normalise_locale(locale))
 
 
 def game_name(game: str, locale: str) -> str:
@@ -86,8 +93,8 @@ def rating_changes_line(
                 "results.rating_change",
                 locale,
                 name=seat_label(seat, locale),
-                rating=f"{after:.1f}",
-                change=f"{sign}{abs(delta):.1f}",
+                rating=number(after, locale),
+                change=f"{sign}{number(abs(delta), locale)}",
             )
         )
     return t("results.rating_changes", locale, changes=" · ".join(parts)) if parts else ""
@@ -132,8 +139,8 @@ def rating_words(rating: Rating, locale: str) -> str:
     return t(
         "results.rating",
         locale,
-        mu=f"{rating.mu:.1f}",
-        sigma=f"{rating.sigma:.1f}",
+        mu=number(rating.mu, locale),
+        sigma=number(rating.sigma, locale),
         games=tn("results.games", rating.games, locale),
         wins=tn("results.wins", rating.wins, locale),
     )
