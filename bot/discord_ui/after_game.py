@@ -67,16 +67,35 @@ class AfterGame:
 
     def __init__(self, desk: FrontDesk) -> None:
         self.desk = desk
+        self._posting: set[int] = set()  # tables whose results post is on its way
 
     # --- the results post ------------------------------------------------------------------
 
     async def post_results(self, table: TableRecord) -> None:
         """Post the results of a table that just finished: the standings and image in its
-        thread, a short line in its channel. Never raises: the game is stored anyway."""
+        thread, a short line in its channel. Never raises: the game is stored anyway, and a
+        post that did not reach Discord is tried again at the next start."""
+        if table.id in self._posting:
+            return
+        self._posting.add(table.id)
         try:
             await self._post_results(table)
+            await self.desk.service.storage.mark_posted(table.id)
         except Exception:
             log.exception("could not post the results of table %s", table.id)
+        finally:
+            self._posting.discard(table.id)
+
+    async def post_pending(self) -> int:
+        """Post the results that an earlier process could not (this process's guilds)."""
+        service = self.desk.service
+        posted = 0
+        for table_id in await service.storage.unposted_results():
+            table = await service.storage.load_table(table_id)
+            if table is not None and service.owns_guild(table.guild_id):
+                await self.post_results(table)
+                posted += 1
+        return posted
 
     async def _post_results(self, table: TableRecord) -> None:
         result = await self.desk.service.result(table.id)

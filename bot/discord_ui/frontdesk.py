@@ -7,6 +7,7 @@ are answered privately with the service's sentence.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,7 @@ class FrontDesk:
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -81,6 +83,18 @@ class FrontDesk:
         """Called from the bot's ``setup_hook``: remember the bot for posting messages."""
         self.bot = bot
         self.publisher.bot = bot
+        # Results posts an earlier process could not deliver go out once the bot is ready
+        # (after the service's start-up, which also makes results a crash left unmade).
+        task = asyncio.create_task(self._post_pending_results(bot))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _post_pending_results(self, bot: commands.Bot) -> None:
+        try:
+            await bot.wait_until_ready()
+            await self.after.post_pending()
+        except Exception:
+            log.exception("posting pending results failed")
 
     async def on_effects(self, effects: Effects) -> None:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""

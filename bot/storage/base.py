@@ -142,6 +142,14 @@ class Storage(Protocol):
         """Put ``ratings`` in place of every stored rating (of one guild), atomically."""
         ...
 
+    async def unposted_results(self) -> list[int]:
+        """Tables whose results post has not reached Discord yet, oldest first."""
+        ...
+
+    async def mark_posted(self, table_id: int) -> None:
+        """Note that the table's results post reached Discord."""
+        ...
+
     async def finished_without_result(self) -> list[int]:
         """Finished tables whose result is not stored yet."""
         ...

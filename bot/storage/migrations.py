@@ -74,7 +74,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         2,
         (
             # One row per finished table; ``summary`` is the JSON of bot.results.GameResult.
-            # ``id`` orders the results: ratings are replayed in that order.
+            # ``id`` orders the results: ratings are replayed in that order. ``posted`` is set
+            # once the results post reached Discord (until then it is tried again).
             """CREATE TABLE results (
                 id {pk},
                 table_id {big} NOT NULL UNIQUE REFERENCES tables (id) ON DELETE CASCADE,
@@ -82,7 +83,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
                 game TEXT NOT NULL,
                 finished_at {real} NOT NULL,
                 rated INTEGER NOT NULL,
-                summary TEXT NOT NULL
+                summary TEXT NOT NULL,
+                posted INTEGER NOT NULL DEFAULT 0
             )""",
             "CREATE INDEX results_by_guild ON results (guild_id, id)",
             "CREATE INDEX results_by_guild_game ON results (guild_id, game, id)",

@@ -57,6 +57,10 @@ class PostgresResultsMixin(q.ResultsReadsMixin):
             )
         return True
 
+    async def mark_posted(self, table_id: int) -> None:
+        """Note that the table's results post reached Discord."""
+        await self.pool.execute(numbered(q.MARK_POSTED), table_id)
+
     async def replace_ratings(
         self, ratings: Mapping[tuple[int, str], Mapping[str, Rating]], guild_id: int | None
     ) -> None:

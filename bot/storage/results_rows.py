@@ -38,6 +38,8 @@ RATINGS_OF_PLAYER = (
     f"SELECT game, {RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND player = ? ORDER BY game"
 )
 LOAD_RESULT = "SELECT summary FROM results WHERE table_id = ?"
+UNPOSTED = "SELECT table_id FROM results WHERE posted = 0 ORDER BY id"
+MARK_POSTED = "UPDATE results SET posted = 1 WHERE table_id = ?"
 RATING_CHANGES = (
     "SELECT p.player, p.mu_before, p.mu_after FROM result_players p "
     "JOIN results r ON r.id = p.result_id WHERE r.table_id = ? AND p.mu_after IS NOT NULL "
@@ -220,6 +222,10 @@ class ResultsReadsMixin:
         """A player's rating in every game they played on a guild."""
         rows = await self._rows(RATINGS_OF_PLAYER, [guild_id, player])
         return {str(row[0]): rating_from_row(row[1:]) for row in rows}
+
+    async def unposted_results(self) -> list[int]:
+        """Tables whose results post has not reached Discord yet, oldest first."""
+        return [int(row[0]) for row in await self._rows(UNPOSTED, [])]
 
     async def finished_without_result(self) -> list[int]:
         """Finished tables whose result is not stored yet (a crash came in between)."""

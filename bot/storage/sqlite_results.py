@@ -64,6 +64,11 @@ class SqliteResultsMixin(q.ResultsReadsMixin):
         conn.execute("COMMIT")
         return True
 
+    async def mark_posted(self, table_id: int) -> None:
+        """Note that the table's results post reached Discord."""
+        async with self._lock:
+            await self.db.execute(q.MARK_POSTED, (table_id,))
+
     async def replace_ratings(
         self, ratings: Mapping[tuple[int, str], Mapping[str, Rating]], guild_id: int | None
     ) -> None:

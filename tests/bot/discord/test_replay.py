@@ -1,10 +1,12 @@
-"""``/table replay``: a private viewer of a finished table, to its last board."""
+"""``/table replay``, the results post (its files, Rematch and Replay) and its delivery."""
 
 from __future__ import annotations
 
 import io
 import random
 
+import discord
+import pytest
 from PIL import Image
 
 from bot.records import loads, replay_views
@@ -90,3 +92,38 @@ async def test_the_replay_steps_through_every_position_to_the_last_board(world: 
     assert new.phase.value == "playing"
     assert new.options == (await world.desk.service.get(table_id)).options
     scan_public(world)
+
+
+async def test_a_results_post_that_failed_goes_out_after_a_restart(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.discord_ui.after_game import AfterGame
+
+    async def refused(self: AfterGame, table: object) -> None:
+        raise discord.HTTPException(_Response(), "Discord is down")
+
+    monkeypatch.setattr(AfterGame, "_post_results", refused)
+    world.seeds.append(7)
+    table_id, lobby = await open_table(world, "carcassonne", players=2)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    await play_tiles_to_the_end(
+        world, table_id, [world.alice, world.bob], random.Random(3), Stats()
+    )
+    thread = world.thread_of(world.lobby(table_id))
+    assert not [m for m in world.boards(thread) if "final standings" in m.content]
+    monkeypatch.undo()
+    await world.restart()
+    await world.wait(
+        lambda: [m for m in world.boards(thread) if "final standings" in m.content], "(post)"
+    )
+    await world.restart()  # posted once: a second start posts nothing more
+    await world.desk.after.post_pending()
+    assert len([m for m in world.boards(thread) if "final standings" in m.content]) == 1
+
+
+class _Response:
+    """The least of an aiohttp response that discord.HTTPException reads."""
+
+    status = 503
+    reason = "Service Unavailable"
