@@ -347,6 +347,17 @@ async def drop_postgres_database(name: str) -> None:
         await conn.close()
 
 
+async def postgres_database_or_skip() -> tuple[str, str]:
+    """A fresh database (url, name); the test is skipped without a server (failed when
+    POEPPEL_REQUIRE_POSTGRES=1)."""
+    created = await postgres_database()
+    if created is None:
+        if require_postgres():
+            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
+        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
+    return created
+
+
 def require_postgres() -> bool:
     return os.environ.get("POEPPEL_REQUIRE_POSTGRES") == "1"
 
@@ -359,12 +370,7 @@ async def any_storage(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIte
         yield store
         await store.close()
         return
-    created = await postgres_database()
-    if created is None:
-        if require_postgres():
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-    url, name = created
+    url, name = await postgres_database_or_skip()
     store = await open_storage(url)
     try:
         yield store

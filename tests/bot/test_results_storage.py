@@ -11,7 +11,7 @@ from bot.results import GameResult, SeatResult
 from bot.storage import migrations, open_storage
 from bot.storage.base import Storage
 from bot.table_model import Phase, Seat, TableRecord
-from tests.bot.conftest import drop_postgres_database, postgres_database
+from tests.bot.conftest import drop_postgres_database, postgres_database_or_skip
 
 GUILD = 5
 
@@ -111,16 +111,8 @@ async def test_the_migration_keeps_every_table_of_the_first_schema(tmp_path: Pat
 
 async def test_the_migration_on_postgres_keeps_every_table() -> None:
     import asyncpg
-    import pytest
 
-    from tests.bot.conftest import require_postgres
-
-    created = await postgres_database()
-    if created is None:
-        if require_postgres():
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-    url, name = created
+    url, name = await postgres_database_or_skip()
     try:
         conn = await asyncpg.connect(url)
         await conn.execute(migrations.SCHEMA_VERSION_TABLE)
