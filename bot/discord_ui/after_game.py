@@ -29,6 +29,7 @@ from bot.discord_ui.texts import seat_names
 from bot.discord_ui.translator import locale_of
 from bot.records import dumps
 from bot.table_model import TableError, TableRecord
+from bot.table_rematch import reserved_seats
 from bot.table_results import user_player
 from i18n import t
 
@@ -210,6 +211,13 @@ class AfterGame:
             if thread is None:
                 await reply_private(interaction, t("desk.cannot_post", locale))
                 return
+            kept = sorted(set(reserved_seats(table).values()))
+            if kept:
+                # The players whose seats are kept hear of it (a ping in the new thread).
+                mentions = ", ".join(f"<@{u}>" for u in kept)
+                invite = t("rematch.invite", public, mentions=mentions, table=table_id)
+                users = discord.AllowedMentions(users=[discord.Object(u) for u in kept])
+                await send_with_retry(thread, {"content": invite, "allowed_mentions": users})
             await reply_private(
                 interaction,
                 t("rematch.opened", locale, table=table.id, thread=thread.mention),

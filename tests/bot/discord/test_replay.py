@@ -80,6 +80,8 @@ async def test_the_replay_steps_through_every_position_to_the_last_board(world: 
     new_id = int(rematch.text.split("#", 1)[1].split(" ", 1)[0])
     assert new_id != table_id
     assert f"kept for <@{world.alice.id}>" in rematch.text
+    invite = world.fake.messages(world.thread_of(rematch))[-1]
+    assert f"<@{world.alice.id}>" in invite.content  # alice hears her seat is kept
     early = await world.bob.click(rematch, label="Start")
     assert "kept" in private_text(early, world.bob)
     confirmed = await world.alice.click(post, label="Rematch")
