@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.discord_ui import race_prompts
 from bot.discord_ui.texts import card_of_move, declared_of_move
+from tests.bot.discord.clicks import ClickLog, Decision, clicks_of
 from tests.bot.discord.conftest import World
 from tests.fakediscord.models import Channel, Message, iter_components
 from tests.fakediscord.scripting import ScriptedUser
@@ -34,6 +35,7 @@ class Stats:
     received: int = 0
     discards: int = 0
     labels: list[str] = field(default_factory=list)
+    log: ClickLog = field(default_factory=ClickLog)
 
 
 # --- a quick-finishing move choice (also used as the bots' brain in these tests) -------------
@@ -184,6 +186,14 @@ async def play_race_turn(
 
     ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move.
     """
+    before = clicks_of(world.fake, user)
+    segments = 0
+
+    def decided(kind: str) -> None:
+        stats.turns += 1
+        kind = "seven" if segments else kind
+        stats.log.add(Decision(kind, clicks_of(world.fake, user) - before, segments))
+
     board = world.newest_board(thread)
     prompt = await open_prompt(world, user, board, "Show my hand")
     stats.clicks += 1
@@ -191,12 +201,12 @@ async def play_race_turn(
         stats.received += 1
     for _step in range(12):
         if prompt.content.startswith("You played"):
-            stats.turns += 1
+            decided("move")
             return
         info = await world.desk.service.private_info(table_id, user.id)
         view = info.view or {}
         if not info.to_act:
-            stats.turns += 1
+            decided("move")
             return
         if view.get("phase") == "exchange":
             if view.get("my_pick"):
@@ -204,7 +214,7 @@ async def play_race_turn(
             token = rng.choice([m[2:] for m in info.legal_moves])
             await press(world, user, prompt, find(prompt, f":give:{token}")["custom_id"])
             stats.picks += 1
-            stats.turns += 1
+            decided("pick")
             return
         pairs = offered(info)
         assert pairs, f"nothing offered on {prompt.text!r}"
@@ -235,6 +245,7 @@ async def play_race_turn(
                 await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
         if key == race_prompts.SEGMENTS or move.startswith(("7:", "X=7:")):
             stats.seven_segments += 1
+            segments += 1
         index = race_prompts.choices(info, key).index(move)
         await choose(world, user, prompt, key, index, stats)
     raise AssertionError("too many steps in one turn")
@@ -302,6 +313,7 @@ async def play_tile_turn(
     """
     from bot.discord_ui import tile_prompts
 
+    before = clicks_of(world.fake, user)
     board = world.newest_board(thread)
     prompt = await open_prompt(world, user, board, label)
     stats.clicks += 1
@@ -330,6 +342,8 @@ async def play_tile_turn(
     await press(world, user, prompt, choice["custom_id"])
     assert prompt.content.startswith("You placed"), prompt.content
     stats.turns += 1
+    clicks = clicks_of(world.fake, user) - before
+    stats.log.add(Decision("tile", clicks, figure_possible=len(figures) > 1))
 
 
 async def play_tiles_to_the_end(

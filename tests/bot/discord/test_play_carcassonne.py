@@ -25,6 +25,7 @@ async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> 
         world, table_id, [world.alice, world.bob], random.Random(4), stats
     )
     print(f"carcassonne: {stats.turns} turns, {stats.pages} pages")
+    print(stats.log.summary("carcassonne"))
     assert "won" in end
     assert stats.turns > 40
     assert scan_public(world) > stats.turns

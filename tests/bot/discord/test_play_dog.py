@@ -31,6 +31,7 @@ async def test_dog_four_players_two_bots_to_the_end(world: World) -> None:
         world, table_id, [world.alice, world.bob], random.Random(5), stats
     )
     print(f"dog: {stats.turns} turns, {stats.picks} picks, {stats.jokers} jokers")
+    print(stats.log.summary("dog"))
     assert "won" in end
     assert stats.received > 0, "after an exchange the hand shows the card received"
     assert stats.picks > 0, "Dog has an exchange after every deal"

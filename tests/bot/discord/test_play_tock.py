@@ -30,7 +30,8 @@ async def test_tock_2v2_with_two_bots_to_the_end(world: World) -> None:
     end = await play_race_to_the_end(
         world, table_id, [world.alice, world.bob], random.Random(3), stats
     )
-    print(f"tock: {stats}")
+    print(f"tock: {stats.turns} turns, {stats.picks} picks")
+    print(stats.log.summary("tock"))
     assert "won" in end
     assert stats.received > 0, "after an exchange the hand shows the card received"
     assert stats.picks > 0, "2v2 Tock has an exchange after every deal"
