@@ -2,7 +2,8 @@
 
 A player "thinks" with the same private information the bot shows them (their hand and legal
 moves, read from the table service), picks a quick-finishing move, and then gets there by
-clicking: "Show my hand", the card, the joker's kind, the move (paging a select if needed).
+clicking: the card in their open hand ("Show my hand" only the first time), the joker's kind,
+the move; in Carcassonne the placement on the board, then the figure.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ class Stats:
     discards: int = 0
     labels: list[str] = field(default_factory=list)
     log: ClickLog = field(default_factory=ClickLog)
+    #: Each player's open hand message (the bot keeps it up to date).
+    hands: dict[int, Message] = field(default_factory=dict)
 
 
 # --- a quick-finishing move choice (also used as the bots' brain in these tests) -------------
@@ -126,24 +129,26 @@ def selects(message: Message) -> list[dict[str, Any]]:
 async def choose(
     world: World, user: ScriptedUser, prompt: Message, key: str, index: int, stats: Stats
 ) -> None:
-    """Click choice ``index`` of the list ``key``: a button, or an option of a paged select."""
+    """Click choice ``index`` of the list ``key``: a button, or an option of one of the
+    selects (turning pages only when the choice is on another one)."""
     for _ in range(10):
-        menus = selects(prompt)
+        menus = [m for m in selects(prompt) if f":ms:{key}:" in m["custom_id"]]
         if not menus:
             button = find(prompt, f":mv:{key}:{index}")
             stats.labels.append(button["label"])
             await press(world, user, prompt, button["custom_id"])
             return
-        menu = menus[0]
-        values = [o["value"] for o in menu["options"]]
-        if str(index) in values:
-            stats.selects += 1
-            label = next(o["label"] for o in menu["options"] if o["value"] == str(index))
-            stats.labels.append(label)
-            await press(world, user, prompt, menu["custom_id"], [str(index)])
-            return
-        page = int(menu["custom_id"].rsplit(":", 1)[1])
-        target = page + 1 if index > int(values[-1]) else page - 1
+        for menu in menus:
+            values = [o["value"] for o in menu["options"]]
+            if str(index) in values:
+                stats.selects += 1
+                label = next(o["label"] for o in menu["options"] if o["value"] == str(index))
+                stats.labels.append(label)
+                await press(world, user, prompt, menu["custom_id"], [str(index)])
+                return
+        page = int(menus[0]["custom_id"].split(":")[-2])
+        first = int(menus[0]["options"][0]["value"])
+        target = page + 1 if index > first else page - 1
         stats.pages += 1
         await press(world, user, prompt, find(prompt, f":pg:{key}:{target}")["custom_id"])
     raise AssertionError("paging never reached the choice")
@@ -172,6 +177,31 @@ def offered(info: Any) -> list[tuple[str, str]]:
     return pairs
 
 
+def current(prompt: Message, version: int) -> bool:
+    """Whether ``prompt`` shows the table at ``version`` (its controls carry it)."""
+    return f":v:{version}:" in repr(prompt.components)
+
+
+async def hand_of(
+    world: World, table_id: int, user: ScriptedUser, thread: Channel, stats: Stats
+) -> Message:
+    """The player's open hand, brought up to date by the bot; opened from the newest board
+    (one more click) the first time, or when Discord no longer lets the bot edit it."""
+    hand = stats.hands.get(user.id)
+    if hand is not None and not hand.deleted:
+        info = await world.desk.service.private_info(table_id, user.id)
+        try:
+            await world.wait(lambda: current(hand, info.table.version), limit=2)
+            return hand
+        except TimeoutError:
+            pass
+    board = world.newest_board(thread)
+    hand = await open_prompt(world, user, board, "Show my hand")
+    stats.clicks += 1
+    stats.hands[user.id] = hand
+    return hand
+
+
 async def play_race_turn(
     world: World,
     table_id: int,
@@ -182,7 +212,7 @@ async def play_race_turn(
     *,
     prefer: str | None = None,
 ) -> None:
-    """``user`` opens their hand from the newest board and plays (or picks) through buttons.
+    """``user`` plays (or picks) through the buttons of their open hand.
 
     ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move.
     """
@@ -194,19 +224,17 @@ async def play_race_turn(
         kind = "seven" if segments else kind
         stats.log.add(Decision(kind, clicks_of(world.fake, user) - before, segments))
 
-    board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, "Show my hand")
-    stats.clicks += 1
+    prompt = await hand_of(world, table_id, user, thread, stats)
     if "You received a" in prompt.content:
         stats.received += 1
+    played = False
     for _step in range(12):
-        if prompt.content.startswith("You played"):
-            decided("move")
-            return
         info = await world.desk.service.private_info(table_id, user.id)
         view = info.view or {}
-        if not info.to_act:
+        if played and not (info.to_act and view.get("seven")):
             decided("move")
+            return
+        if not info.to_act:
             return
         if view.get("phase") == "exchange":
             if view.get("my_pick"):
@@ -224,30 +252,33 @@ async def play_race_turn(
             pairs = preferred
         best = max(move_score(m, ring) for _, m in pairs)
         key, move = rng.choice([p for p in pairs if move_score(p[1], ring) == best])
+        played = True
+        if key == race_prompts.SEGMENTS or move.startswith(("7:", "X=7:")):
+            stats.seven_segments += 1
+            segments += move.count(",") + 1
         if key == "F":
             stats.folds += 1
             await press(world, user, prompt, find(prompt, ":fold")["custom_id"])
             continue
         if move.endswith(":D"):
             stats.discards += 1
-        if (
-            key != race_prompts.SEGMENTS
-            and not selects(prompt)
-            and ":mv:" not in repr(prompt.components)
-        ):
-            hand = [str(t) for t in view.get("hand") or []]
-            token = "X" if key.startswith("X=") else key
-            await press(
-                world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"]
+        if key == race_prompts.SEGMENTS:
+            await choose(
+                world, user, prompt, key, race_prompts.choices(info, key).index(move), stats
             )
-            if key.startswith("X="):
-                stats.jokers += 1
+            continue
+        hand = [str(t) for t in view.get("hand") or []]
+        token = "X" if key.startswith("X=") else key
+        await press(world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"])
+        if race_prompts.single_move(info, token) is not None:
+            continue  # the card's only move, played on one click
+        if key.startswith("X="):
+            stats.jokers += 1
+            if len(race_prompts.joker_kinds(info)) > 1 or "X:D" in info.legal_moves:
                 await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
-        if key == race_prompts.SEGMENTS or move.startswith(("7:", "X=7:")):
-            stats.seven_segments += 1
-            segments += 1
-        index = race_prompts.choices(info, key).index(move)
-        await choose(world, user, prompt, key, index, stats)
+            if len(race_prompts.choices(info, key)) == 1:
+                continue  # the kind's only move, played with its button
+        await choose(world, user, prompt, key, race_prompts.choices(info, key).index(move), stats)
     raise AssertionError("too many steps in one turn")
 
 
@@ -307,20 +338,61 @@ async def play_tile_turn(
     *,
     label: str = "Place tile",
 ) -> None:
-    """``user`` places the drawn tile: cell (paged select), rotation, figure spot or none.
+    """``user`` places the drawn tile: a placement from the board's selects, then a figure
+    spot or none (skipped when no figure can go on the tile).
 
-    ``label`` is the board's button in the server's language (the prompt is in ``user``'s).
+    ``label`` is the board's button in the server's language when the placements do not fit
+    the board (the private step-by-step prompt: cell, rotation, figure).
     """
     from bot.discord_ui import tile_prompts
 
     before = clicks_of(world.fake, user)
     board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, label)
-    stats.clicks += 1
     info = await world.desk.service.private_info(table_id, user.id)
     placements = tile_prompts.placements_of(info)
     order = world.desk.renderer.order(placements)
     index = rng.randrange(len(order))
+    rot = rng.choice(placements[order[index]])
+    menus = [m for m in selects(board) if ":put:" in m["custom_id"]]
+    if menus:
+        value = f"{index}.{rot}"
+        menu = next(m for m in menus if value in [o["value"] for o in m["options"]])
+        stats.selects += 1
+        result = await user.select(board, custom_id=menu["custom_id"], values=[value], wait=False)
+
+        def ready() -> Message | None:
+            for message in result.visible_to(user):
+                if message.ephemeral and not message.loading and message.id != board.id:
+                    return message
+            return None
+
+        prompt: Message = await world.wait(ready, what="(no answer to the placement)")
+    else:
+        prompt = await _private_placement(world, user, board, label, index, rot, stats)
+    figures = [b for b in prompt.buttons if ":fig:" in b["custom_id"] and not b.get("disabled")]
+    if figures:
+        assert figures[0]["label"] == "No figure", "no figure is the first choice"
+        choice = rng.choice(figures)
+        stats.labels.append(choice["label"])
+        await press(world, user, prompt, choice["custom_id"])
+    assert prompt.content.startswith("You placed"), prompt.content
+    stats.turns += 1
+    clicks = clicks_of(world.fake, user) - before
+    stats.log.add(Decision("tile", clicks, figure_possible=bool(figures)))
+
+
+async def _private_placement(
+    world: World,
+    user: ScriptedUser,
+    board: Message,
+    label: str,
+    index: int,
+    rot: int,
+    stats: Stats,
+) -> Message:
+    """The private step-by-step placement: cell (paged select), rotation."""
+    prompt = await open_prompt(world, user, board, label)
+    stats.clicks += 1
     for _ in range(10):
         menu = selects(prompt)[0]
         values = [o["value"] for o in menu["options"]]
@@ -332,18 +404,10 @@ async def play_tile_turn(
         target = page + 1 if index > int(values[-1]) else page - 1
         stats.pages += 1
         await press(world, user, prompt, find(prompt, f":cpg:{target}")["custom_id"])
-    rot = rng.choice(placements[order[index]])
-    await press(world, user, prompt, find(prompt, f":rot:{index}:{rot}")["custom_id"])
-    figures = [b for b in prompt.buttons if ":fig:" in b["custom_id"] and not b.get("disabled")]
-    assert figures, prompt.buttons
-    assert figures[0]["label"] == "No figure"
-    choice = rng.choice(figures)
-    stats.labels.append(choice["label"])
-    await press(world, user, prompt, choice["custom_id"])
-    assert prompt.content.startswith("You placed"), prompt.content
-    stats.turns += 1
-    clicks = clicks_of(world.fake, user) - before
-    stats.log.add(Decision("tile", clicks, figure_possible=len(figures) > 1))
+    rotation = [b for b in prompt.buttons if f":rot:{index}:{rot}" in b["custom_id"]]
+    if rotation:
+        await press(world, user, prompt, rotation[0]["custom_id"])
+    return prompt
 
 
 async def play_tiles_to_the_end(

@@ -6,7 +6,7 @@ import random
 
 import discord
 
-from bot.discord_ui.prompts import PAGE_SIZE, choice_controls
+from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, choice_controls
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import (
     Stats,
@@ -20,24 +20,44 @@ from tests.bot.discord.driving import (
 from tests.bot.discord.test_lobby import open_table
 
 
-def _select(items: list) -> discord.ui.Select:
-    return next(i.item for i in items if isinstance(i.item, discord.ui.Select))
+def _selects(items: list) -> list[discord.ui.Select]:
+    return [i.item for i in items if isinstance(i.item, discord.ui.Select)]
 
 
-def test_sixty_choices_make_three_pages() -> None:
+def _buttons(items: list) -> list[str]:
+    return [i.item.label for i in items if isinstance(i.item, discord.ui.Button)]
+
+
+def test_sixty_choices_are_three_selects_on_one_page() -> None:
     labels = [f"move {n}" for n in range(60)]
+    items = choice_controls(1, 2, "Q", labels)
+    menus = _selects(items)
+    assert [len(m.options) for m in menus] == [PAGE_SIZE, PAGE_SIZE, 10]
+    assert [m.placeholder for m in menus] == [
+        "Choose a move: 1–25",
+        "Choose a move: 26–50",
+        "Choose a move: 51–60",
+    ]
+    assert menus[1].options[0].label == "26. move 25"
+    assert [o.value for m in menus for o in m.options] == [str(n) for n in range(60)]
+    assert _buttons(items) == ["Back"], "no pages: every choice is one click away"
+    assert all(len(i.custom_id) <= 100 for i in items)
+    assert max(i.item.row for i in items) <= 4
+
+
+def test_only_more_than_a_hundred_choices_need_pages() -> None:
+    labels = [f"move {n}" for n in range(130)]
     seen: list[str] = []
-    for page in range(3):
+    for page in range(2):
         items = choice_controls(1, 2, "Q", labels, page=page)
-        menu = _select(items)
-        seen += [option.value for option in menu.options]
-        assert len(menu.options) == (PAGE_SIZE if page < 2 else 10)
-        assert menu.options[0].label == f"{page * PAGE_SIZE + 1}. move {page * PAGE_SIZE}"
-        buttons = [i.item.label for i in items if isinstance(i.item, discord.ui.Button)]
-        assert ("◀ Previous" in buttons) == (page > 0)
-        assert ("Next ▶" in buttons) == (page < 2)
-        assert all(len(i.custom_id) <= 100 for i in items)
-    assert seen == [str(n) for n in range(60)], "every choice on exactly one page"
+        menus = _selects(items)
+        assert len(menus) == (SELECTS_PER_PAGE if page == 0 else 2)
+        seen += [o.value for m in menus for o in m.options]
+        assert ("◀ Previous" in _buttons(items)) == (page > 0)
+        assert ("Next ▶" in _buttons(items)) == (page == 0)
+        assert all(len(m.options) <= 25 for m in menus)
+        assert max(i.item.row for i in items) <= 4
+    assert seen == [str(n) for n in range(130)], "every choice on exactly one page"
 
 
 def test_few_choices_are_buttons() -> None:
