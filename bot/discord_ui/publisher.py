@@ -285,12 +285,13 @@ class Publisher:
         if draw and update.view is not None and drawable(update):
             names = seat_names(table, update.view.get("seats") or [], locale)
             filename = f"board-{table.id}-{update.version}.png"
+            image = None
             if controls:
                 # The placement choice is on this board: its image numbers the cells.
                 image = await self.renderer.placements(
                     update.view, placements, names=names, filename=filename, locale=locale
                 )
-            else:
+            if image is None:
                 image = await self.renderer.board(
                     update.view, names, filename=filename, locale=locale
                 )

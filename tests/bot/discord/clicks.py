@@ -68,3 +68,13 @@ class ClickLog:
             count = len(self.clicks(*kinds))
             lines.append(f"{game} {name}: n={count} median={median} p90={p90} max={top}")
         return "\n".join(lines)
+
+
+def assert_two_clicks(log: ClickLog) -> None:
+    """The issue's bar: a median of at most two clicks per move, and a split 7 at most one
+    click more than its number of segments (the card, then each segment or the whole split)."""
+    median, _p90, _max = log.figures()
+    assert median <= 2, f"median {median} clicks per move"
+    for decision in log.decisions:
+        if decision.kind == "seven":
+            assert decision.clicks <= decision.segments + 1, decision

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import discord
+import pytest
 
 from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, choice_controls
 from tests.bot.discord.conftest import World
@@ -66,7 +68,10 @@ def test_few_choices_are_buttons() -> None:
     assert labels == ["K: bring a pawn out", "K: pawn on 3 → 16", "Back"]
 
 
-async def test_carcassonne_cells_beyond_25_are_reached_through_pages(world: World) -> None:
+async def _many_cells(world: World) -> tuple[int, Any, Any, list[tuple[int, int]]]:
+    """A two-player Carcassonne played until the drawn tile has more than 25 cells."""
+    from bot.discord_ui import tile_prompts
+
     world.seeds.append(9)
     table_id, lobby = await open_table(world, "carcassonne", players=2)
     await world.bob.click(lobby, label="Join")
@@ -74,18 +79,59 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages(world: Worl
     thread = world.thread_of(world.lobby(table_id))
     users = [world.alice, world.bob]
     rng, stats = random.Random(2), Stats()
-    from bot.discord_ui import tile_prompts
-
     for _ in range(80):
         board = world.newest_board(thread)
         user = to_act(board, users)[0]
         info = await world.desk.service.private_info(table_id, user.id)
         cells = world.desk.renderer.order(tile_prompts.placements_of(info))
         if len(cells) > PAGE_SIZE:
-            break
+            return table_id, user, board, cells
         await play_tile_turn(world, table_id, user, thread, rng, stats)
-    else:
-        raise AssertionError("never more than 25 legal cells")
+    raise AssertionError("never more than 25 legal cells")
+
+
+async def test_carcassonne_placements_beyond_25_are_more_selects_on_the_board(
+    world: World,
+) -> None:
+    from bot.discord_ui import tile_prompts
+
+    table_id, user, board, cells = await _many_cells(world)
+    info = await world.desk.service.private_info(table_id, user.id)
+    placements = tile_prompts.placements_of(info)
+    menus = selects(board)
+    assert 1 < len(menus) <= SELECTS_PER_PAGE
+    values = [o["value"] for m in menus for o in m["options"]]
+    wanted = [f"{i}.{r}" for i, cell in enumerate(cells) for r in sorted(placements[cell])]
+    assert values == wanted, "every placement once, numbered as the cells of the image"
+    for menu in menus:
+        assert len(menu["options"]) <= PAGE_SIZE
+        assert len(menu["custom_id"]) <= 100
+        numbers = {o["value"].split(".")[0] for o in menu["options"]}
+        first, last = min(numbers, key=int), max(numbers, key=int)
+        assert menu["placeholder"].endswith(f"{int(first) + 1}–{int(last) + 1}")
+    # A cell's rotations are never split over two selects (they fit here).
+    owners = [{o["value"].split(".")[0] for o in m["options"]} for m in menus]
+    assert all(not (a & b) for n, a in enumerate(owners) for b in owners[n + 1 :])
+    index = len(cells) - 1
+    x, y = cells[index]
+    rot = sorted(placements[(x, y)])[0]
+    result = await user.select(board, custom_id=menus[-1]["custom_id"], values=[f"{index}.{rot}"])
+    prompt = result.visible_to(user)[0]
+    assert prompt.ephemeral
+    if not prompt.content.startswith("You placed"):
+        await press(world, user, prompt, find(prompt, f":fig:{index}:{rot}:0")["custom_id"])
+    log = await world.desk.service.storage.load_log(table_id)
+    assert any(f" {x},{y}@{rot}" in e.text for e in log[-3:])
+
+
+async def test_carcassonne_cells_beyond_25_are_reached_through_pages_when_they_overflow(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # More placements than the board's selects hold: the private step-by-step prompt.
+    from bot.discord_ui import tile_prompts
+
+    monkeypatch.setattr(tile_prompts, "placement_controls", lambda *args, **kwargs: None)
+    table_id, user, board, cells = await _many_cells(world)
     prompt = await open_prompt(world, user, board, "Place tile")
     menu = selects(prompt)[0]
     assert len(menu["options"]) == PAGE_SIZE
@@ -97,13 +143,11 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages(world: Worl
     x, y = cells[index]
     assert f"({x}, {y})" in menu["options"][0]["label"]
     await press(world, user, prompt, menu["custom_id"], [str(index)])
-    rotation = next(b for b in prompt.buttons if ":rot:" in b["custom_id"])
-    await press(world, user, prompt, rotation["custom_id"])
-    await press(
-        world,
-        user,
-        prompt,
-        find(prompt, f":fig:{index}:{rotation['custom_id'].split(':')[-1]}:0")["custom_id"],
-    )
+    rotation = [b for b in prompt.buttons if ":rot:" in b["custom_id"]]
+    if rotation:  # one rotation only: no rotation step
+        await press(world, user, prompt, rotation[0]["custom_id"])
+    if not prompt.content.startswith("You placed"):
+        figure = next(b for b in prompt.buttons if ":fig:" in b["custom_id"])
+        await press(world, user, prompt, figure["custom_id"])
     log = await world.desk.service.storage.load_log(table_id)
-    assert f" {x},{y}@" in log[-1].text or any(f" {x},{y}@" in e.text for e in log[-3:])
+    assert any(f" {x},{y}@" in e.text for e in log[-3:])
