@@ -89,7 +89,6 @@ async def test_a_joker_played_as_a_seven(world: World) -> None:
     thread = world.thread_of(world.lobby(table_id))
     rng, stats = random.Random(1), Stats()
     for _ in range(300):
-        board = world.newest_board(thread)
         if "Game over" in world.boards(thread)[-1].content:
             break
         info = await world.desk.service.private_info(table_id, world.alice.id)
