@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.open_hands import OpenHands
+from bot.discord_ui.typed_moves import MoveLists
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
@@ -59,6 +60,8 @@ class FrontDesk:
         self._games: dict[int, str] = {}
         #: The hands players keep open, edited whenever something changes for them.
         self.hands = OpenHands(lambda: self.service.clock.now())
+        #: The move lists ``/move`` offered lately (its autocomplete).
+        self.move_lists = MoveLists()
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""

@@ -33,9 +33,26 @@ if TYPE_CHECKING:
 MAX_CHOICES = 25
 MAX_NAME = 100
 _VALUE = re.compile(r"(?P<version>\d{1,9}):(?P<index>\d{1,6})")
-#: The move lists of the last few (table, version, user, locale): typing asks again per key.
-_CACHE: dict[tuple[int, int, int, str], list[tuple[str, str]]] = {}
-_CACHE_SIZE = 64
+
+
+class MoveLists:
+    """The move lists offered lately, per (table, version, seat, locale): typing asks again
+    on every key, and a chosen value is read back from the list it was offered from."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._lists: dict[tuple[int, int, int, str], list[tuple[str, str]]] = {}
+
+    def get(self, key: tuple[int, int, int, str]) -> list[tuple[str, str]] | None:
+        """The list offered under ``key``, if still kept."""
+        return self._lists.get(key)
+
+    def put(self, key: tuple[int, int, int, str], options: list[tuple[str, str]]) -> None:
+        """Keep ``options`` (the oldest list goes when full)."""
+        if len(self._lists) >= self.SIZE:
+            self._lists.pop(next(iter(self._lists)))
+        self._lists[key] = options
 
 
 def _race_options(info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
@@ -72,16 +89,14 @@ async def move_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[
     if info.seat is None or not info.legal_moves:
         return []
     key = (info.table.id, info.table.version, int(info.seat), locale)
-    cached = _CACHE.get(key)
+    cached = desk.move_lists.get(key)
     if cached is not None:
         return cached
     if info.table.game == "carcassonne":
         options = await asyncio.to_thread(_tile_options, desk, info, locale)
     else:
         options = _race_options(info, locale)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = options
+    desk.move_lists.put(key, options)
     return options
 
 
@@ -153,7 +168,7 @@ async def _chosen(
     match = _VALUE.fullmatch(value.strip())
     if match is not None:
         version, index = int(match["version"]), int(match["index"])
-        listed = _CACHE.get((info.table.id, version, int(info.seat), locale))
+        listed = desk.move_lists.get((info.table.id, version, int(info.seat), locale))
         if listed is None or index >= len(listed):
             raise OutOfDate()
         label, move = listed[index]
