@@ -17,13 +17,13 @@ from discord import app_commands
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.open_hands import OpenHands
-from bot.discord_ui.typed_moves import MoveLists
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
+from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
 from bot.table_model import Phase, TableError, TableRecord
 from i18n import t

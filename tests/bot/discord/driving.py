@@ -270,15 +270,13 @@ async def play_race_turn(
         hand = [str(t) for t in view.get("hand") or []]
         token = "X" if key.startswith("X=") else key
         await press(world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"])
-        if race_prompts.single_move(info, token) is not None:
-            continue  # the card's only move, played on one click
-        if key.startswith("X="):
+        # What the prompt shows next says whether the click played (the card's only move).
+        if key.startswith("X=") and ":jok:" in repr(prompt.components):
             stats.jokers += 1
-            if len(race_prompts.joker_kinds(info)) > 1 or "X:D" in info.legal_moves:
-                await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
-            if len(race_prompts.choices(info, key)) == 1:
-                continue  # the kind's only move, played with its button
-        await choose(world, user, prompt, key, race_prompts.choices(info, key).index(move), stats)
+            await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
+        if f":mv:{key}:" in repr(prompt.components) or f":ms:{key}:" in repr(prompt.components):
+            index = race_prompts.choices(info, key).index(move)
+            await choose(world, user, prompt, key, index, stats)
     raise AssertionError("too many steps in one turn")
 
 
@@ -376,6 +374,8 @@ async def play_tile_turn(
         stats.labels.append(choice["label"])
         await press(world, user, prompt, choice["custom_id"])
     assert prompt.content.startswith("You placed"), prompt.content
+    if not figures:
+        assert "no figure can go on it" in prompt.content, "the skipped step is said"
     stats.turns += 1
     clicks = clicks_of(world.fake, user) - before
     stats.log.add(Decision("tile", clicks, figure_possible=bool(figures)))

@@ -7,7 +7,7 @@ import random
 
 from tests.bot.discord.clicks import clicks_of
 from tests.bot.discord.conftest import World
-from tests.bot.discord.driving import Stats, current, hand_of, play_race_turn, to_act
+from tests.bot.discord.driving import Stats, current, play_race_turn, to_act
 from tests.bot.discord.test_lobby import open_table
 
 
