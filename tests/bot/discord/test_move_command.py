@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.discord_ui.race_prompts import _labels
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import to_act
-from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_lobby import start_for_two
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 
 
@@ -50,12 +50,8 @@ async def test_a_move_typed_in_words_or_notation_is_played(world: World) -> None
 
 
 async def test_carcassonne_placements_with_figures_can_be_typed(world: World) -> None:
-    world.seeds.append(3)
-    table_id, lobby = await open_table(world, "carcassonne", players=2)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    board = await world.wait(lambda: world.newest_board(thread))
+    table_id, thread = await start_for_two(world, "carcassonne", seed=3)
+    board = world.newest_board(thread)
     user = to_act(board, [world.alice, world.bob])[0]
     waiting = world.bob if user is world.alice else world.alice
     choices = await user.autocomplete(thread, "move", "move", "")

@@ -8,18 +8,12 @@ import random
 from tests.bot.discord.clicks import clicks_of
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, current, play_race_turn, to_act
-from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_lobby import start_for_two
 
 
 async def start_tock_for_two(world: World) -> tuple[int, object]:
     """Alice and bob at a two-player Tock table; its id and thread."""
-    world.seeds.append(21)
-    table_id, lobby = await open_table(world, "tock", players=2)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    await world.wait(lambda: world.newest_board(thread))
-    return table_id, thread
+    return await start_for_two(world, "tock", seed=21)
 
 
 async def play_until_both_have_played(world: World, table_id: int, thread: object) -> Stats:

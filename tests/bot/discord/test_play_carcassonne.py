@@ -10,7 +10,7 @@ from tests.bot.discord.clicks import assert_two_clicks
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_tiles_to_the_end
 from tests.bot.discord.secrecy import scan_public
-from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_lobby import open_table, start_for_two
 
 
 async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> None:
@@ -47,12 +47,8 @@ async def test_figure_step_still_works_when_the_preview_fails(
         raise RuntimeError("no preview")
 
     monkeypatch.setattr(tile_prompts, "figure_actions", broken)
-    world.seeds.append(5)
-    table_id, lobby = await open_table(world, "carcassonne", players=2)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    board = await world.wait(lambda: world.newest_board(thread))
+    table_id, thread = await start_for_two(world, "carcassonne", seed=5)
+    board = world.newest_board(thread)
     user = to_act(board, [world.alice, world.bob])[0]
     menu = selects(board)[0]
     result = await user.select(

@@ -7,7 +7,7 @@ import random
 from bot.discord_ui.race_prompts import choices
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import Stats, find, hand_of, open_prompt, play_race_turn, to_act
-from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_lobby import open_table, start_for_two
 from tests.fakediscord.models import iter_components
 
 
@@ -67,12 +67,8 @@ async def test_actions_on_a_finished_table_are_refused(world: World) -> None:
 
 
 async def test_not_your_turn_is_private(world: World) -> None:
-    world.seeds.append(3)
-    table_id, lobby = await open_table(world, "carcassonne", players=2)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    board = await world.wait(lambda: world.newest_board(thread))
+    table_id, thread = await start_for_two(world, "carcassonne", seed=3)
+    board = world.newest_board(thread)
     waiting = [
         u for u in (world.alice, world.bob) if u not in to_act(board, [world.alice, world.bob])
     ]
