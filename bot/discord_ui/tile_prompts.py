@@ -272,6 +272,11 @@ async def handle(
             if action == "cell" and len(rotations) == 1:
                 # One way to turn the tile there: no rotation step.
                 await _figure_step(desk, interaction, control, info, index, rotations[0])
+            elif len(rotations) == 1:
+                # Back from the figure step of a cell with one rotation: back to the cells.
+                page = index // PAGE_SIZE
+                prompt = await cells_prompt(desk, info, page, image=False, locale=locale)
+                await edit_prompt(interaction, prompt)
             else:
                 await edit_prompt(interaction, rotations_prompt(desk, info, index, locale))
         elif action == "rot":
