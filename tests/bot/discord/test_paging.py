@@ -151,3 +151,19 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages_when_they_o
         await press(world, user, prompt, figure["custom_id"])
     log = await world.desk.service.storage.load_log(table_id)
     assert any(f" {x},{y}@" in e.text for e in log[-3:])
+
+
+def test_placements_keep_each_cell_in_one_select_and_overflow_to_the_prompt() -> None:
+    from bot.discord_ui.tile_prompts import placement_controls
+
+    cells = [(x, 0) for x in range(9)]
+    placements = {cell: [0, 90, 180, 270] for cell in cells}  # 36 placements
+    items = placement_controls(1, 2, placements, cells)
+    assert items is not None
+    menus = _selects(items)
+    assert [len(m.options) for m in menus] == [24, 12], "six whole cells, then three"
+    assert menus[0].options[0].label == "Cell 1, turned 0°"
+    assert menus[1].options[0].value == "6.0"
+    assert [m.placeholder for m in menus] == ["Place the tile: 1–6", "Place the tile: 7–9"]
+    many = {(x, 0): [0, 90, 180, 270] for x in range(26)}  # 104: more than four selects hold
+    assert placement_controls(1, 2, many, sorted(many)) is None

@@ -109,3 +109,15 @@ async def test_back_returns_from_a_cards_moves_to_the_hand(world: World) -> None
     await press(world, world.alice, prompt, find(prompt, ":hand2")["custom_id"])
     assert [b["label"] for b in prompt.buttons] == cards
     assert prompt.files, "the hand image is shown again"
+
+
+async def test_crafted_placement_values_are_refused_privately(world: World) -> None:
+    table_id, thread = await start_for_two(world, "carcassonne", seed=3)
+    board = world.newest_board(thread)
+    acting = to_act(board, [world.alice, world.bob])[0]
+    menu = next(c for c in iter_components(board.components) if c["type"] == 3)
+    for crafted in ("x.y", "-1.0", "999.90", "0.45", "", "0"):
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": [crafted]}
+        result = await acting._interact(3, thread, data, message=board, wait=True, timeout=5)
+        assert "out of date" in private_text(result, acting), crafted
+    assert await world.desk.service.storage.load_log(table_id) == []
