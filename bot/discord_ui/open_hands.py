@@ -25,11 +25,14 @@ MARGIN = 60
 
 @dataclass(slots=True)
 class OpenHand:
-    """The newest interaction on a player's hand message, and when it arrived."""
+    """The newest interaction on a player's hand message, when it arrived, and the table
+    version the message shows (a refresh for that version or an older one is not needed: it
+    would only undo what the player opened, e.g. a card's moves)."""
 
     interaction: Any  # discord.Interaction: its webhook edits the hand ("@original")
     since: float
     locale: str
+    version: int
 
 
 class OpenHands:
@@ -41,9 +44,12 @@ class OpenHands:
         self._hands: dict[tuple[int, int], OpenHand] = {}
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
-    def remember(self, table_id: int, user_id: int, interaction: Any, locale: str) -> None:
-        """``interaction`` (a click on the hand, or the one that opened it) is the newest."""
-        self._hands[table_id, user_id] = OpenHand(interaction, self._now(), locale)
+    def remember(
+        self, table_id: int, user_id: int, interaction: Any, locale: str, version: int
+    ) -> None:
+        """``interaction`` (a click on the hand, or the one that opened it) is the newest, and
+        the hand now shows the table at ``version``."""
+        self._hands[table_id, user_id] = OpenHand(interaction, self._now(), locale, version)
 
     def live(self, table_id: int, user_id: int) -> OpenHand | None:
         """The hand of ``user_id`` at ``table_id`` if its token can still edit it."""

@@ -279,17 +279,19 @@ async def handle(
         # from the previous one is still the same hand.
         info = await load_info(desk, interaction, control, strict=False)
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
-        desk.hands.remember(control.table, interaction.user.id, interaction, locale)
-        return
-    try:
-        await _on_hand(desk, interaction, control, values, locale)
-    except (TableError, OutOfDate) as refusal:
-        # A refused click on the hand (an old turn, a card without a move) must not close
-        # the hand: it is shown again, up to date, with the reason on top.
-        text = t("error.out_of_date", locale) if isinstance(refusal, OutOfDate) else None
-        if not await _show_hand_again(desk, interaction, control, text or str(refusal), locale):
-            raise
-    desk.hands.remember(control.table, interaction.user.id, interaction, locale)
+        shown: int | None = info.table.version
+    else:
+        try:
+            shown = await _on_hand(desk, interaction, control, values, locale)
+        except (TableError, OutOfDate) as refusal:
+            # A refused click on the hand (an old turn, a card without a move) must not close
+            # the hand: it is shown again, up to date, with the reason on top.
+            text = t("error.out_of_date", locale) if isinstance(refusal, OutOfDate) else None
+            note = text or str(refusal)
+            shown = await _show_hand_again(desk, interaction, control, note, locale)
+            if shown is None:
+                raise
+    desk.hands.remember(control.table, interaction.user.id, interaction, locale, shown)
 
 
 async def _on_hand(
@@ -298,9 +300,11 @@ async def _on_hand(
     control: ControlId,
     values: list[str],
     locale: str,
-) -> None:
+) -> int:
+    """Answer a click on the hand; the table version the hand shows afterwards."""
     action = control.action
     info = await load_info(desk, interaction, control, strict=False)
+    shown = info.table.version
     try:
         if action == "hand2":
             await edit_prompt(interaction, await hand_prompt(desk, info, locale=locale))
@@ -312,16 +316,14 @@ async def _on_hand(
                 raise OutOfDate()
             only = single_move(info, hand[index])
             if only is not None:
-                await play(desk, interaction, control, info, only)
-                return
+                return await play(desk, interaction, control, info, only)
             await edit_prompt(interaction, card_prompt(info, index, locale=locale))
         elif action == "jok":
             require_turn(info)
             key = "X=" + control.arg(0)
             moves = choices(info, key)
             if len(moves) == 1:
-                await play(desk, interaction, control, info, moves[0])
-                return
+                return await play(desk, interaction, control, info, moves[0])
             await edit_prompt(interaction, moves_prompt(info, key, locale=locale))
         elif action == "pg":
             require_turn(info)
@@ -335,16 +337,17 @@ async def _on_hand(
                 raise BadCustomId("a select without a value")
             if not 0 <= index < len(moves):
                 raise OutOfDate()
-            await play(desk, interaction, control, info, moves[index])
+            return await play(desk, interaction, control, info, moves[index])
         elif action == "fold":
             require_turn(info)
-            await play(desk, interaction, control, info, "F")
+            return await play(desk, interaction, control, info, "F")
         elif action == "give":
-            await pick(desk, interaction, control, control.arg(0))
+            return await pick(desk, interaction, control, control.arg(0))
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
         raise OutOfDate() from None
+    return shown
 
 
 async def _show_hand_again(
@@ -353,13 +356,14 @@ async def _show_hand_again(
     control: ControlId,
     note: str,
     locale: str,
-) -> bool:
-    """Show the current hand with ``note`` in the clicked prompt; False if there is none."""
+) -> int | None:
+    """Show the current hand with ``note`` in the clicked prompt (the version shown), or
+    None when there is no hand to show."""
     info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     if info.seat is None or info.view is None or info.table.phase is not Phase.PLAYING:
-        return False
+        return None
     await edit_prompt(interaction, await hand_prompt(desk, info, note=note, locale=locale))
-    return True
+    return info.table.version
 
 
 async def play(
@@ -368,8 +372,9 @@ async def play(
     control: ControlId,
     info: PrivateInfo,
     move: str,
-) -> None:
-    """Send ``move`` to the service; show the boards publicly, then the hand again privately.
+) -> int:
+    """Send ``move`` to the service; show the boards publicly, then the hand again privately
+    (the version it shows is returned).
 
     A step with a single option that follows (the last part of a split 7 that can only go one
     way) is played too, and said in the confirmation.
@@ -391,20 +396,37 @@ async def play(
             )
         )
         after = await desk.service.private_info(control.table, interaction.user.id)
-    if (after.view or {}).get("seven") and after.to_act:
-        notes[0] = t("race.played_note", locale, move=label)
     # The boards go out before the prompt changes, so that "You played" means the thread is
     # up to date (the deferral already answered Discord in time).
     await desk.deliver(effects, refresh=False)
-    prompt = await hand_prompt(desk, after, note="\n".join(notes), locale=locale)
-    await edit_prompt(interaction, prompt)
+    shown = await _answer_with_hand(desk, interaction, control.table, notes, label)
     await desk.refresh_hands(effects, skip=interaction.user.id)
+    return shown
+
+
+async def _answer_with_hand(
+    desk: FrontDesk, interaction: discord.Interaction, table_id: int, notes: list[str], label: str
+) -> int:
+    """Show the player's hand, as it is now, under ``notes`` in the prompt they clicked; the
+    version shown. Under the hand's lock: a refresh for a later turn (bots, the clock) that
+    came first is not undone by this answer."""
+    locale = locale_of(interaction)
+    user = interaction.user.id
+    async with desk.hands.lock(table_id, user):
+        after: PrivateInfo = await desk.service.private_info(table_id, user)
+        if (after.view or {}).get("seven") and after.to_act:
+            notes = [t("race.played_note", locale, move=label), *notes[1:]]
+        prompt = await hand_prompt(desk, after, note="\n".join(notes), locale=locale)
+        await edit_prompt(interaction, prompt)
+        desk.hands.remember(table_id, user, interaction, locale, after.table.version)
+        return after.table.version
 
 
 async def pick(
     desk: FrontDesk, interaction: discord.Interaction, control: ControlId, token: str
-) -> None:
-    """Choose (or change) the card passed to the partner in the exchange."""
+) -> int:
+    """Choose (or change) the card passed to the partner in the exchange; the version the
+    hand shows afterwards."""
     effects = await desk.service.exchange_pick(
         control.table, interaction.user.id, token, control.version
     )
@@ -416,9 +438,9 @@ async def pick(
         note = t("race.passing", locale, card=card)
     else:
         note = t("race.passed", locale, card=card)
-    prompt = await hand_prompt(desk, after, note=note, locale=locale)
-    await edit_prompt(interaction, prompt)
+    shown = await _answer_with_hand(desk, interaction, control.table, [note], card)
     await desk.refresh_hands(effects, skip=interaction.user.id)
+    return shown
 
 
 async def refresh_hands(desk: FrontDesk, effects: Effects, *, skip: int | None = None) -> None:
@@ -450,12 +472,16 @@ async def _refresh_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
         if info.seat is None or info.view is None:
             desk.hands.forget(table_id, user_id)
             return
+        if info.table.version <= hand.version:
+            return  # the hand shows this already (or the player has moved on from it)
         prompt = await hand_prompt(desk, info, locale=hand.locale)
         try:
             await edit_prompt(hand.interaction, prompt)
         except discord.HTTPException:
             # Dismissed by the player, or Discord no longer takes the token: stop trying.
             desk.hands.forget(table_id, user_id)
+            return
+        hand.version = info.table.version
 
 
 async def _close_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
