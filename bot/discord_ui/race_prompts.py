@@ -1,4 +1,10 @@
-"""Tock and Dog in private: the hand, a card's moves, the split 7, the joker, the exchange."""
+"""Tock and Dog in private: the hand, a card's moves, the split 7, the joker, the exchange.
+
+The hand stays open (:mod:`bot.discord_ui.open_hands`): after a move the same message shows
+the hand again, and :func:`refresh_hands` brings it up to date when the turn comes back. A
+move is card → move; a card with a single way to play says it on its button and plays on one
+click; a split 7 is offered whole when its plays are few, else segment by segment.
+"""
 
 from __future__ import annotations
 
