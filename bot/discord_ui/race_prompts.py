@@ -17,6 +17,8 @@ import discord
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
+    PAGE_SIZE,
+    SELECTS_PER_PAGE,
     OutOfDate,
     Prompt,
     choice_controls,
@@ -55,8 +57,9 @@ def _plays_card(move: str, token: str) -> bool:
 
 
 def choices(info: PrivateInfo, key: str) -> list[str]:
-    """The move texts offered for ``key``: a hand token (``7``), a declared joker (``X=7``)
-    or :data:`SEGMENTS`. The same info always gives the same list (indexes in custom_ids).
+    """The move texts offered for ``key``: a hand token (``7``), a declared joker (``X=7``),
+    the joker's plays as every kind (``X``) or :data:`SEGMENTS`. The same info always gives
+    the same list (indexes in custom_ids).
 
     A split 7 is offered whole when its complete plays are few (one click for the play);
     otherwise segment by segment, only segments the engine can still complete, those with the
@@ -66,6 +69,10 @@ def choices(info: PrivateInfo, key: str) -> list[str]:
     view: Mapping[str, Any] = info.view or {}
     if key == SEGMENTS:
         return by_effect(legal, view)
+    if key == "X":
+        # Every play of the joker, kind by kind: one list when it fits the selects.
+        plays = [m for kind in joker_kinds(info) for m in choices(info, "X=" + kind)]
+        return plays + [m for m in legal if m == "X:D"]
     if key.startswith("X="):
         declared = key[2:]
         complete = [m for m in legal if declared_of_move(m) == declared]
@@ -112,11 +119,7 @@ def single_move(info: PrivateInfo, token: str) -> str | None:
     then says that move and plays it on one click."""
     if not info.to_act or (info.view or {}).get("seven"):
         return None
-    if token == "X":
-        moves = [m for kind in joker_kinds(info) for m in choices(info, "X=" + kind)]
-        moves += [m for m in info.legal_moves if m == "X:D"]
-    else:
-        moves = choices(info, token)
+    moves = choices(info, token)
     return moves[0] if len(moves) == 1 else None
 
 
@@ -233,6 +236,8 @@ def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en"
             raise TableError(t("error.joker_no_move", locale))
         if len(kinds) == 1 and not discards:
             return moves_prompt(info, "X=" + kinds[0], page, locale)
+        if len(choices(info, "X")) <= PAGE_SIZE * SELECTS_PER_PAGE:
+            return moves_prompt(info, "X", page, locale)  # no "which kind" step
         items: list[discord.ui.Item[Any]] = [
             button(
                 t("race.joker_as_button", locale, card=card_label(kind, locale)),
@@ -265,7 +270,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     else:
         text = t("race.moves_with", locale, card=title)
         back = "hand2"
-        if key.endswith("7") and info.seven_starts:
+        if (key.endswith("7") or key == "X") and info.seven_starts.get(key[0]):
             text += t("race.split_hint", locale)
     labels = _labels(info, moves, locale)
     items = choice_controls(

@@ -5,7 +5,9 @@ Where the drawn tile may go is public, so the board message itself offers every 
 (:func:`placement_controls`); choosing one opens the private figure step, or places the tile
 at once when no figure can go on it. Only when the placements do not fit the board's selects
 does "Place tile" open the private step-by-step prompt (cell, rotation, figure), which skips a
-step with a single option. The whole turn goes to the service at once (``<tile> x,y@rot <action>``), so the thread gets
+step with a single option.
+
+The whole turn goes to the service at once (``<tile> x,y@rot <action>``), so the thread gets
 one board per turn. The figure spots of a placement not made yet come from the engine on a
 state sampled from the public view (Carcassonne hides nothing but the order of the pile).
 """

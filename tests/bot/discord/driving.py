@@ -271,12 +271,17 @@ async def play_race_turn(
         token = "X" if key.startswith("X=") else key
         await press(world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"])
         # What the prompt shows next says whether the click played (the card's only move).
-        if key.startswith("X=") and ":jok:" in repr(prompt.components):
+        if key.startswith("X="):
             stats.jokers += 1
+        if key.startswith("X=") and ":jok:" in repr(prompt.components):
             await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
-        if f":mv:{key}:" in repr(prompt.components) or f":ms:{key}:" in repr(prompt.components):
-            index = race_prompts.choices(info, key).index(move)
-            await choose(world, user, prompt, key, index, stats)
+        for listed in (key, "X"):  # a joker's moves may come as one list of every kind
+            if f":mv:{listed}:" in repr(prompt.components) or f":ms:{listed}:" in repr(
+                prompt.components
+            ):
+                index = race_prompts.choices(info, listed).index(move)
+                await choose(world, user, prompt, listed, index, stats)
+                break
     raise AssertionError("too many steps in one turn")
 
 

@@ -116,16 +116,28 @@ def test_many_split_sevens_go_segment_by_segment_biggest_effect_first() -> None:
     assert set(offered) == set(starts["7"])
 
 
-async def test_joker_first_asks_what_it_stands_for() -> None:
+async def test_the_joker_offers_every_kind_in_one_list() -> None:
     legal = ("X=A:E", "X=K:r5-r18", "5:r5-r10")
     joker = info({"game": "dog", "hand": ["5", "X"]}, legal, seven_starts={"X": ("X=7:r5-r6",)})
     prompt = card_prompt(joker, 1)
-    assert "joker stand for" in prompt.content
+    assert "Joker" in prompt.content
     assert [b.label for b in buttons(prompt)] == [
-        "Joker as A",
-        "Joker as 7",
-        "Joker as K",
+        "Joker as A: bring a pawn out",
+        "Joker as 7: pawn on 5 → 6 (1 step)",
+        "Joker as K: pawn on 5 → 18",
         "Back",
     ]
+    assert choices(joker, "X") == ["X=A:E", "X=7:r5-r6", "X=K:r5-r18"]
     assert choices(joker, "X=7") == ["X=7:r5-r6"]
     assert choices(joker, "5") == ["5:r5-r10"]
+
+
+async def test_a_joker_with_more_plays_than_the_selects_hold_asks_its_kind_first() -> None:
+    legal = tuple(f"X=K:r{n}-r{n + 13}" for n in range(60)) + tuple(
+        f"X=Q:r{n}-r{n + 12}" for n in range(60)
+    )
+    pawns = {"0": [f"r{n}" for n in range(60)]}
+    joker = info({"game": "dog", "hand": ["X"], "pawns": pawns}, legal)
+    prompt = card_prompt(joker, 0)
+    assert "joker stand for" in prompt.content
+    assert [b.label for b in buttons(prompt)] == ["Joker as Q", "Joker as K", "Back"]
