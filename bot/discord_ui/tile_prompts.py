@@ -95,6 +95,12 @@ def placement_controls(
             options.append((index + 1, label, f"{index}.{rot}"))
     if not options or len(options) > PAGE_SIZE * SELECTS_PER_PAGE:
         return None
+    if len(options) == 1:
+        # One way to place the tile: a button that says it, not a list of one.
+        _, label, value = options[0]
+        text = t("clicks.place_only", locale, placement=label)
+        only = control_id(table, version, "put", 0, value)
+        return [button(text, only, style=discord.ButtonStyle.primary)]
     return option_selects(
         options,
         lambda first: control_id(table, version, "put", first),
@@ -260,9 +266,10 @@ async def handle(
         info = await load_info(desk, interaction, control, strict=True)
         require_turn(info)
         try:
-            cell_text, _, rot_text = (values[0] if values else "").partition(".")
+            value = values[0] if values else control.arg(1)  # a select, or the only button
+            cell_text, _, rot_text = value.partition(".")
             cell, rot = int(cell_text), int(rot_text)
-        except ValueError:
+        except (ValueError, BadCustomId):
             raise OutOfDate() from None
         await _figure_step(desk, interaction, control, info, cell, rot, public=True)
         return

@@ -357,11 +357,17 @@ async def play_tile_turn(
     index = rng.randrange(len(order))
     rot = rng.choice(placements[order[index]])
     menus = [m for m in selects(board) if ":put:" in m["custom_id"]]
-    if menus:
+    only = [b for b in board.buttons if ":put:" in b["custom_id"]]
+    if menus or only:
         value = f"{index}.{rot}"
-        menu = next(m for m in menus if value in [o["value"] for o in m["options"]])
-        stats.selects += 1
-        result = await user.select(board, custom_id=menu["custom_id"], values=[value], wait=False)
+        if only:  # a single placement: its button
+            result = await user.click(board, custom_id=only[0]["custom_id"], wait=False)
+        else:
+            menu = next(m for m in menus if value in [o["value"] for o in m["options"]])
+            stats.selects += 1
+            result = await user.select(
+                board, custom_id=menu["custom_id"], values=[value], wait=False
+            )
 
         def ready() -> Message | None:
             for message in result.visible_to(user):

@@ -167,3 +167,12 @@ def test_placements_keep_each_cell_in_one_select_and_overflow_to_the_prompt() ->
     assert [m.placeholder for m in menus] == ["Place the tile: 1–6", "Place the tile: 7–9"]
     many = {(x, 0): [0, 90, 180, 270] for x in range(26)}  # 104: more than four selects hold
     assert placement_controls(1, 2, many, sorted(many)) is None
+
+
+def test_a_single_placement_is_one_button_that_says_it() -> None:
+    from bot.discord_ui.tile_prompts import placement_controls
+
+    items = placement_controls(1, 2, {(3, 4): [90]}, [(3, 4)])
+    assert items is not None
+    assert [i.item.label for i in items] == ["Place the tile: Cell 1, turned 90°"]
+    assert isinstance(items[0].item, discord.ui.Button)
