@@ -67,6 +67,19 @@ class ClickLog:
             median, p90, top = self.figures(*kinds)
             count = len(self.clicks(*kinds))
             lines.append(f"{game} {name}: n={count} median={median} p90={p90} max={top}")
+        tiles = [d for d in self.decisions if d.kind == "tile"]
+        if tiles:
+            spots = [d.clicks for d in tiles if d.figure_possible]
+            none = [d.clicks for d in tiles if not d.figure_possible]
+            lines.append(
+                f"{game} tiles: with a figure spot n={len(spots)} max={max(spots, default=0)}, "
+                f"without n={len(none)} max={max(none, default=0)}"
+            )
+        sevens = [d for d in self.decisions if d.kind == "seven"]
+        if sevens:
+            spare = max(d.clicks - d.segments for d in sevens)
+            walks = max(d.segments for d in sevens)
+            lines.append(f"{game} sevens: up to {walks} walks, clicks - segments <= {spare}")
         return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.discord_ui import race_prompts
+from tests.bot.discord.clicks import clicks_of
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import (
     Stats,
@@ -48,6 +49,7 @@ async def test_a_seven_in_three_segments(world: World) -> None:
         boards_before = len(world.boards(thread))
         logged = len(await world.desk.service.storage.load_log(table_id))
         prompt = await hand_of(world, table_id, world.alice, thread, stats)
+        clicks = clicks_of(world.fake, world.alice)
         await press(
             world, world.alice, prompt, find(prompt, f":card:{hand.index('7')}")["custom_id"]
         )
@@ -69,6 +71,8 @@ async def test_a_seven_in_three_segments(world: World) -> None:
         log = await world.desk.service.storage.load_log(table_id)
         parts = [e.text for e in log[logged:] if e.seat == 0]
         assert len(parts) >= 3, parts
+        # The card, then one click per segment (the last one may have played itself).
+        assert clicks_of(world.fake, world.alice) - clicks <= len(parts) + 1
         assert segments >= 2
         assert lefts == sorted(lefts, reverse=True)
         assert lefts[0] < 7
