@@ -25,6 +25,7 @@ from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
 from bot.table_model import Phase, TableError, TableRecord
 from i18n import t
+from i18n.history import history_line
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -37,6 +38,8 @@ PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
 #: The level of bots added with the lobby's "Add bot" button.
 DEFAULT_BOT_LEVEL = "easy"
+#: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
+LOG_LINES = 40
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -236,7 +239,7 @@ class FrontDesk:
                 await self._repost_board(interaction, tid, locale)
                 return
             elif action == "log":
-                await reply_private(interaction, await self._log_text(tid, locale))
+                await reply_private(interaction, await self._log_text(tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
                 raise TableError(f"Unknown action {action}.")
@@ -257,15 +260,12 @@ class FrontDesk:
         table = await self.service.get(table_id)
         return lobby_text(table, locale)
 
-    async def _log_text(self, table_id: int, locale: str = "en") -> str:
-        table = await self.service.get(table_id)
-        entries = await self.service.storage.load_log(table_id)
+    async def _log_text(self, table_id: int, user_id: int, locale: str = "en") -> str:
+        """The newest moves as ``user_id`` may see them (the service keeps picks secret)."""
+        table, history = await self.service.history(table_id, user_id)
         lines = [t("desk.log_title", locale, table=table.id)]
-        for entry in entries[-40:]:
-            who = seat_name(table, entry.seat, locale) if entry.seat is not None else ""
-            # The log keeps the move notation, which reads the same in every language.
-            text = entry.text or str(entry.kind)
-            lines.append(t("desk.log_line", locale, number=entry.index + 1, who=who, text=text))
+        for entry in history[-LOG_LINES:]:
+            lines.append(history_line(entry, seat_name(table, entry.seat, locale), locale))
         if len(lines) == 1:
             lines.append(t("desk.log_empty", locale))
         return "\n".join(lines)[:2000]

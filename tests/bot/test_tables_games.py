@@ -82,15 +82,23 @@ async def play_whole_game(
     seed: int,
 ) -> tuple[int, list[Effects], int]:
     """Play to the end; return the table id, every Effects, and how many 7 segments were sent."""
-    rng = random.Random(seed)
     started = await _seat(service, game, players, options, people, seed)
     table_id = started.table.id
-    results = [started]
+    results, segments = await play_to_the_end(service, table_id, people, random.Random(seed))
+    return table_id, [started, *results], segments
+
+
+async def play_to_the_end(
+    service: TableService, table_id: int, people: int, rng: random.Random
+) -> tuple[list[Effects], int]:
+    """Let users 1..``people`` play random legal moves until the game is over; return every
+    Effects and how many 7 segments were sent."""
+    results: list[Effects] = []
     segments = 0
     for _ in range(5_000):
         table = await service.get(table_id)
         if table.phase != Phase.PLAYING:
-            return table_id, results, segments
+            return results, segments
         for user in range(1, people + 1):
             info = await service.private_info(table_id, user)
             if info.to_act:
