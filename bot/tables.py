@@ -22,7 +22,8 @@ Parts: this module is the public entry point and holds the queries; the operatio
 mixins with their own modules: :mod:`bot.table_lobby` (seats, start, leave),
 :mod:`bot.table_play` (moves and picks), :mod:`bot.bot_turns` (bots and left seats),
 :mod:`bot.turn_clock` (deadlines), :mod:`bot.table_updates` (effects and secrecy) over
-:mod:`bot.table_core` (tables in memory, replay, commits).
+:mod:`bot.table_core` (tables in memory, replay, commits). What a reader may see of a table's
+history is decided in :mod:`bot.table_history` (:meth:`TableService.history`).
 
 Commits: an operation stages its actions in memory (a person's move and the bot turns after
 it) and commits them in one transaction, with their log entries, before it returns; nothing
