@@ -6,10 +6,13 @@ is over, an opponent and a spectator, each during the game and after it.
 
 from __future__ import annotations
 
+import logging
 import random
+from typing import Any
 
 import pytest
 
+from bot.storage.base import Storage
 from bot.table_history import HistoryEntry, HistoryKind, partners_of, reader_history
 from bot.table_model import LogEntry, LogKind, Phase
 from bot.tables import TableService
@@ -170,3 +173,20 @@ async def test_c10_5_a_pick_reaches_the_partner_by_its_exchange_not_the_newest_o
     assert closed[4].card == "7"
     assert closed[4].received
     assert reader_history("dog", log, None, partners=partners, exchange_open=False)[4].card is None
+
+
+async def test_c10_5_a_bots_refused_pick_is_not_written_to_the_log(
+    storage: Storage, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The bot's log lines are read by whoever runs it: a refused pick keeps its card."""
+
+    def picks_in_play(game: str, view: Any, level: str, legal: Any, seed: int) -> str:
+        return "G:" + str(view["hand"][0]) if view.get("phase") == "play" else legal[0]
+
+    service = TableService(storage, choose_bot_move=picks_in_play)
+    started = await _seat(service, "tock", 2, {}, 1, 3)
+    caplog.set_level(logging.INFO)
+    await play_to_the_end(service, started.table.id, 1, random.Random(2))
+    refused = [r.getMessage() for r in caplog.records if "chose illegal" in r.getMessage()]
+    assert refused, "the bot's pick in the play phase is refused and replaced"
+    assert all("G:" not in text for text in refused)
