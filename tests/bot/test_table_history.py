@@ -6,6 +6,7 @@ is over, an opponent and a spectator, each during the game and after it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from typing import Any
@@ -17,6 +18,7 @@ from bot.table_history import HistoryEntry, HistoryKind, partners_of, reader_his
 from bot.table_model import LogEntry, LogKind, Phase
 from bot.tables import TableService
 from i18n.history import history_line
+from tests.bot.discord.driving import move_score
 from tests.bot.test_tables_games import _seat, play_to_the_end
 
 SPECTATOR = 99  # a member of the channel with no seat
@@ -67,7 +69,9 @@ class Exchange:
         assert view["phase"] != "exchange"
 
     async def finish(self) -> None:
-        await play_to_the_end(self.service, self.table_id, 4, random.Random(5))
+        # Quick-finishing moves (a random Dog game is long); the history is the same kind.
+        prefer = functools.partial(move_score, ring=64)
+        await play_to_the_end(self.service, self.table_id, 4, random.Random(5), prefer)
         assert (await self.service.get(self.table_id)).phase == Phase.FINISHED
 
     async def picks_seen_by(self, user: int | None) -> list[HistoryEntry]:
