@@ -52,17 +52,27 @@ def _alternatives() -> str:
     return "|".join(re.escape(w) for w in sorted(card_words(), key=len, reverse=True))
 
 
+#: A placeholder, with an optional format spec (``{card:a}`` puts the article in front).
+_PLACEHOLDER = re.compile(r"(\{\w+(?::\w+)?\})")
+
+
 def _template_regex(template: str, card: str) -> str:
-    parts = re.split(r"(\{\w+\})", template)
-    return "".join(
-        card if p == "{card}" else r"[^\n]*?" if p.startswith("{") else re.escape(p) for p in parts
-    ).strip()
+    parts = _PLACEHOLDER.split(template)
+    regex = []
+    for part in parts:
+        if part.startswith("{card"):
+            regex.append(("(?:[Aa]z? )?" if ":" in part else "") + card)
+        elif _PLACEHOLDER.fullmatch(part):
+            regex.append(r"[^\n]*?")
+        else:
+            regex.append(re.escape(part))
+    return "".join(regex).strip()
 
 
 def _card_templates() -> Iterator[str]:
     for locale in LOCALES:
         for key, template in catalogue(locale).items():
-            if "{card}" in template and not key.startswith("rules."):
+            if re.search(r"\{card(?::\w+)?\}", template) and not key.startswith("rules."):
                 yield template
 
 
@@ -73,7 +83,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     card = rf"\**(?P<card>{_alternatives()})\**"
     found: dict[str, re.Pattern[str]] = {}
     for template in _card_templates():
-        literal = re.sub(r"\{\w+\}", "", template).strip(" .:*")
+        literal = _PLACEHOLDER.sub("", template).strip(" .:*")
         if len(literal) >= 3:  # too few words around it to find the card in running text
             regex = _template_regex(template, card)
             found[regex] = re.compile(rf"(?<!\w){regex}" if template.startswith("{") else regex)
