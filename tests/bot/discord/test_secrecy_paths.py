@@ -397,7 +397,9 @@ async def quiet(table: Table) -> None:
 
 async def acting_members(table: Table, humans: list[ScriptedUser]) -> list[ScriptedUser]:
     """The members who owe a decision now (several in an exchange)."""
-    return [u for u in humans if (await table.service.private_info(table.table_id, u.id)).to_act]
+    view = await table.service.public_view(table.table_id)
+    owing = set(view["to_act"]) if view is not None else set()
+    return [u for u in humans if table.readers[u.id] in owing]
 
 
 async def move_quickly(world: World, table: Table, user: ScriptedUser, step: int) -> None:
