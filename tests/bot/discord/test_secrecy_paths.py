@@ -307,6 +307,27 @@ def check_log_answer(table: Table, seen: Seen, setup: dict[str, Any]) -> int:
     return checked
 
 
+async def check_histories(table: Table) -> int:
+    """The service's structured history for each reader, every entry of the whole game
+    (``/table log`` shows the newest 40): a pick's card only to whom the rules give it."""
+    delivered, partners = deliveries(table, table.log)
+    checked = 0
+    for user, seat in table.readers.items():
+        _record, history = await table.service.history(table.table_id, user)
+        assert len(history) == len(table.log)
+        for entry, logged in zip(history, table.log, strict=True):
+            if entry.card is not None:
+                assert is_secret_move(table.game, logged.text)
+                mine = seat == logged.seat
+                passed = partners.get(logged.seat) == seat and delivered[logged.index]
+                assert seat is not None, (user, entry)
+                assert mine or passed, (user, seat, entry)
+                assert entry.card == logged.text[2:]
+            assert entry.move is None or not is_secret_move(table.game, entry.move)
+            checked += 1
+    return checked
+
+
 # --- playing -------------------------------------------------------------------------------
 
 
@@ -514,6 +535,7 @@ async def test_no_reader_learns_a_hand_a_pick_or_the_draw_order(
             if run == 0:
                 await ask_everything(table, readers, everything=True)  # after the game
                 figures = check_everything(table, caplog)
+                figures["history entries"] = await check_histories(table)
                 print(f"{game.game} {game.players} {game.options}: {figures} {stats.turns} turns")
                 assert figures["log picks"] > 0
             runs.append(table)
