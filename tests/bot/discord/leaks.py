@@ -219,11 +219,11 @@ class Knowledge:
 
     own: set[str] = field(default_factory=set)
     public: set[str] = field(default_factory=set)
+    #: What a joker in the reader's hand may be declared as now (its prompt names them).
+    joker: set[str] = field(default_factory=set)
 
     def allows(self, card: str) -> bool:
-        if "X" in self.own:
-            return True  # a joker in hand may stand for any card in the reader's own prompts
-        return card in self.own or card in self.public
+        return card in self.own or card in self.public or card in self.joker
 
 
 def knowledge(states: Sequence[Any], seat: int | None, played: Iterable[str] = ()) -> Knowledge:
@@ -250,7 +250,30 @@ def knowledge(states: Sequence[Any], seat: int | None, played: Iterable[str] = (
         known.own |= {c for s, c in state.exchange if s == seat}
         # The card received in the last exchange, and the one the reader passed in it.
         known.own |= {c for s, c in state.received if seat in (s, state.cfg.partner[s])}
+        if "X" in state.hands[seat]:
+            known.joker |= joker_kinds(state, seat)
     return known
+
+
+_JOKER_KINDS: dict[tuple[int, int], tuple[Any, frozenset[str]]] = {}
+
+
+def joker_kinds(state: Any, seat: int) -> frozenset[str]:
+    """The kinds the joker in ``seat``'s hand may be declared as in ``state`` (and 7, which a
+    split 7 starts with), from the engine's legal moves."""
+    known = _JOKER_KINDS.get((id(state), seat))
+    if known is not None and known[0] is state:
+        return known[1]
+    from engine import get_game
+
+    module = get_game("dog" if state.cfg.is_dog else "tock")
+    kinds = {"7"}
+    for move in module.legal_moves(state, seat):
+        text = str(move)
+        if text.startswith("X="):
+            kinds.add(text[2:].split(":", 1)[0])
+    _JOKER_KINDS[(id(state), seat)] = (state, frozenset(kinds))
+    return frozenset(kinds)
 
 
 def secret_runs(sequence: Sequence[str], length: int = 3) -> list[re.Pattern[str]]:
