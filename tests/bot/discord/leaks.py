@@ -285,7 +285,3 @@ def secret_runs(sequence: Sequence[str], length: int = 3) -> list[re.Pattern[str
 def _runs(items: tuple[str, ...]) -> list[re.Pattern[str]]:
     words = [rf"(?<![\w]){re.escape(s)}(?![\w])" for s in items]
     return [re.compile(r"\W{1,4}".join(words))]
-
-
-def all_strings(items: Iterable[Shown]) -> int:
-    return sum(len(s.strings()) for s in items)
