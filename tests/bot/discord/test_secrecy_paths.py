@@ -101,6 +101,7 @@ class Table:
     log: list[LogEntry] = field(default_factory=list)
     first_seen: dict[int, Seen] = field(default_factory=dict)  # message id -> its first look
     module: Any = None
+    drawn: list[dict[str, Any]] = field(default_factory=list)  # the views drawn for the public
     started: int = 0  # len(seen) when the game started
     cut: int | None = None  # len(seen) when the first exchange was about to end
 
@@ -352,10 +353,11 @@ RACE_GAMES = [
 async def open_game(world: World, game: Game, spectator: ScriptedUser) -> Table:
     """Alice opens the table, Carol sits in her team, Bob in another, bots fill the rest."""
     world.bot_brain = greedy_chooser
-    world.renderer = RecordingRenderer().renderer()
+    recorder = RecordingRenderer()
+    world.renderer = recorder.renderer()
     await world.restart()
     world.seeds.append(game.seed)
-    table = Table(world, game=game.game)
+    table = Table(world, game=game.game, drawn=recorder.public_views)
     table.watch()
     command = {"tock": "tock new", "dog": "dog new"}.get(game.game, "carcassonne new")
     options: dict[str, Any] = {"players": game.players}
@@ -506,12 +508,24 @@ def check_everything(table: Table, caplog: pytest.LogCaptureFixture) -> dict[str
         strings += check_message(table, seen)
         if seen.log is not None:
             strings += check_log_answer(table, seen, setup)
+    for view in table.drawn:  # every board image was drawn from a spectator's view
+        assert view["viewer"] is None
+        assert not {"hand", "hands", "exchange", "pile", "seed"} & set(view)
+        assert view.get("my_pick") is None
+        assert view.get("received") is None
+        assert not isinstance(view.get("draw"), list)
+        assert isinstance(view.get("draw", view.get("tiles_left")), int)
     for log_record in caplog.records:
         text = log_record.getMessage()
         assert not pick_mentions(text), f"a pick in the bot's log: {text!r}"
         assert not any(control_cards(w)[1] for w in text.split()), text
         strings += 1
-    return {"strings": strings, "log picks": setup["picks"], "items": len(table.seen)}
+    return {
+        "strings": strings,
+        "log picks": setup["picks"],
+        "items": len(table.seen),
+        "boards drawn": len(table.drawn),
+    }
 
 
 @pytest.mark.slow
