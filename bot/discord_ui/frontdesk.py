@@ -23,7 +23,7 @@ from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
-from bot.table_model import Phase, TableError, TableRecord
+from bot.table_model import Phase, TableError, TableNotFound, TableRecord
 from i18n import t
 from i18n.history import history_line
 
@@ -180,11 +180,16 @@ class FrontDesk:
         return choices[:25]
 
     async def _resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        """The table a ``/table`` command means: given, this thread's, or the only one here."""
-        if table_id is not None:
-            return table_id
+        """The table a ``/table`` command means: given, this thread's, or the only one here.
+
+        A table number of another server means no table: its seats, moves and board are
+        nobody's business here.
+        """
         channel = interaction.channel
         guild_id = interaction.guild_id or 0
+        if table_id is not None:
+            await self._of_this_server(interaction, table_id)
+            return table_id
         if isinstance(channel, discord.Thread):
             for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
                 if table.thread_id == channel.id:
@@ -196,6 +201,13 @@ class FrontDesk:
         if not tables:
             raise TableError("There is no open table in this channel.")
         raise TableError("Several tables are open here: choose one with the `table` option.")
+
+    async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Refuse a table of another server as if it did not exist (a typed number or a
+        crafted custom_id must not reach another server's table)."""
+        table = await self.service.get(table_id)
+        if table.guild_id != (interaction.guild_id or 0):
+            raise TableNotFound(f"There is no table {table_id}.")
 
     async def table_command(
         self,
@@ -297,6 +309,7 @@ class FrontDesk:
         else:
             await interaction.response.defer()
         try:
+            await self._of_this_server(interaction, control.table)
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control)
             else:
