@@ -4,8 +4,9 @@ Each game is played through the fake Discord (bots fill the seats the three memb
 take) while everything anyone can read is recorded: every message as it was created and after
 each edit (public ones and the ephemeral ones addressed to a member; content, embeds, button
 and select labels and values, placeholders, custom_ids, file names), the answers to
-``/table log``, ``/table status`` and ``/table board`` and to the ``table`` autocomplete, asked
-by every reader during exchanges and after the game, the lobby and the thread, and the bot's
+``/table log``, ``/table status`` and ``/table board`` and to the autocompletes (``table``, and
+``/move``'s list of the reader's own moves), asked by every reader during exchanges and after
+the game, the lobby and the thread, and the bot's
 own log records from INFO up. Each recorded item is checked against the engine's state of its
 moment, for each reader who could read it (see :mod:`tests.bot.discord.leaks`):
 
@@ -185,7 +186,8 @@ class Table:
 
 async def ask_everything(table: Table, users: list[ScriptedUser], *, everything: bool) -> None:
     """Every reader asks ``/table log``; with ``everything`` also ``/table status``, the
-    ``table`` autocomplete, and one of them ``/table board``. The answers are recorded as
+    autocompletes (``table``, and ``/move``'s list of the reader's own moves), and one of
+    them ``/table board``. The answers are recorded as
     they arrive (the log's with the log of that moment, to check them line by line)."""
     world = table.world
     thread = world.thread_of(world.lobby(table.table_id))
@@ -199,9 +201,18 @@ async def ask_everything(table: Table, users: list[ScriptedUser], *, everything:
                 seen.log = log
         if everything:
             await user.slash(thread, "table status")
-            choices = await user.autocomplete(world.channel, "table join", "table", "")
-            names = [str(c.get("name", "")) for c in choices]
-            table.record(Shown(frozenset({user.id}), names, [], [], "autocomplete"))
+            tables = await user.autocomplete(world.channel, "table join", "table", "")
+            moves = await user.autocomplete(thread, "move", "move", "")
+            table.record(
+                Shown(
+                    frozenset({user.id}),
+                    [str(c.get("name", "")) for c in tables]
+                    + [str(c.get("value", "")) for c in [*tables, *moves]],
+                    [str(c.get("name", "")) for c in moves],  # moves in words, like labels
+                    [],
+                    "autocomplete",
+                )
+            )
     if everything:
         await users[-1].slash(thread, "table board")
 
