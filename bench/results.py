@@ -81,10 +81,12 @@ async def measure(name: str, url: str, tables: int, members: int, runs: int) -> 
         service = TableService(storage)
         queries: dict[str, Callable[[], Awaitable[Any]]] = {
             "/leaderboard tock (top 10 + caller)": lambda: service.leaderboard(GUILD, "tock", 7),
-            "/history (server, page 1)": lambda: service.history(GUILD),
-            "/history (server, page 200)": lambda: service.history(GUILD, page=199),
-            "/history member": lambda: service.history(GUILD, 7),
-            "/history member dog, page 20": lambda: service.history(GUILD, 7, "dog", page=19),
+            "/history (server, page 1)": lambda: service.finished_tables(GUILD),
+            "/history (server, page 200)": lambda: service.finished_tables(GUILD, page=199),
+            "/history member": lambda: service.finished_tables(GUILD, 7),
+            "/history member dog, page 20": lambda: service.finished_tables(
+                GUILD, 7, "dog", page=19
+            ),
             "/stats member": lambda: service.stats(GUILD, 7),
         }
         for label, call in queries.items():

@@ -12,20 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table_core import apply_entry
+from bot.table_history import reader_history
 from bot.table_model import LogEntry, LogKind, TableRecord
-
-#: Move texts that are secret whatever the phase: the exchange pick of the race games (C-10.5).
-SECRET_PREFIXES: dict[str, tuple[str, ...]] = {"tock": ("G:",), "dog": ("G:",)}
 
 
 @dataclass(frozen=True, slots=True)
 class PublicStep:
     """One log entry as a spectator saw it.
 
-    ``text`` is the move notation, or ``None`` when the move was secret (an exchange pick, or
-    any decision taken while several seats decided at once) or the entry was no move (an
-    automatic action, a seat that left, a seat handed to a bot). ``view`` is the spectator
-    view after the entry.
+    ``text`` is the move notation as a spectator reads it in the table's history
+    (:func:`bot.table_history.reader_history`, the one place that decides): ``None`` for an
+    exchange pick and for entries that are no move (an automatic action, a seat that left, a
+    seat handed to a bot). ``view`` is the spectator view after the entry.
     """
 
     index: int
@@ -41,21 +39,14 @@ def public_steps(
     """The spectator view at the start and an iterator of the public steps after it."""
     state = module.new_game(record.players, record.options, record.seed)
     first = module.view(state, None)
-    secret_prefixes = SECRET_PREFIXES.get(record.game, ())
+    # A spectator, after the game: no partner, no exchange open.
+    spectator = reader_history(record.game, entries, None, partners={}, exchange_open=False)
 
     def steps() -> Iterator[PublicStep]:
         nonlocal state
-        before = first
-        for entry in entries:
-            several = len(before.get("to_act") or ()) > 1
-            exchange = before.get("phase") == "exchange"
+        for entry, seen in zip(entries, spectator, strict=True):
             state = apply_entry(module, state, entry)
-            text: str | None = None
-            if entry.kind == LogKind.MOVE and not (
-                several or exchange or entry.text.startswith(secret_prefixes)
-            ):
-                text = entry.text
-            before = module.view(state, None)
-            yield PublicStep(entry.index, entry.kind, entry.seat, text, before)
+            view = module.view(state, None)
+            yield PublicStep(entry.index, entry.kind, entry.seat, seen.move, view)
 
     return first, steps()

@@ -178,7 +178,7 @@ class ResultsMixin(TableCore):
         latest = await self.storage.history(guild_id, player=player, game=game, limit=recent)
         return PlayerStats(player, ratings, tuple(latest))
 
-    async def history(
+    async def finished_tables(
         self,
         guild_id: int,
         user_id: int | None = None,

@@ -231,7 +231,7 @@ class AfterGame:
     ) -> tuple[str, discord.ui.View]:
         locale = locale_of(interaction)
         guild = interaction.guild_id or 0
-        found = await self.desk.service.history(guild, user_id, game, page, PER_PAGE)
+        found = await self.desk.service.finished_tables(guild, user_id, game, page, PER_PAGE)
         who = None if user_id is None else f"<@{user_id}>"
         player = None if user_id is None else user_player(user_id)
         text = history_text(found, who, game, player, locale)
