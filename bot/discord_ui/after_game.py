@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: The controls this module answers (custom_id actions).
 ACTIONS = frozenset({"hist", "rematch", "replay"})
+#: Controls about no table (``/history``'s pages carry table 0 and read only this server).
+TABLELESS_ACTIONS = frozenset({"hist"})
 #: Discord's upload limit for a bot without a boosted server (10 MiB).
 MAX_UPLOAD = 10 * 1024 * 1024
 #: Finished tables per page of ``/history``.
@@ -65,6 +67,7 @@ class AfterGame:
     """The front desk's part for finished tables."""
 
     ACTIONS = ACTIONS
+    TABLELESS_ACTIONS = TABLELESS_ACTIONS
 
     def __init__(self, desk: FrontDesk) -> None:
         self.desk = desk

@@ -105,7 +105,8 @@ class FrontDesk:
             await bot.wait_until_ready()
             await self.after.post_pending()
         except Exception:
-            log.exception("posting pending results failed")
+            if not bot.is_closed():  # a bot that stops meanwhile posts them at its next start
+                log.exception("posting pending results failed")
 
     async def on_effects(self, effects: Effects) -> None:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
@@ -369,7 +370,8 @@ class FrontDesk:
         else:
             await interaction.response.defer()
         try:
-            await self._of_this_server(interaction, control.table)
+            if control.action not in self.after.TABLELESS_ACTIONS:
+                await self._of_this_server(interaction, control.table)
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control)
             elif control.action in self.after.ACTIONS:
