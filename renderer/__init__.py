@@ -13,10 +13,13 @@ code or a ``discord.Locale``; default English): the labels come from :func:`i18n
 last-move sentence from :func:`i18n.events.event_text`. Public messages use the server's
 locale.
 
-``render_board(view, *, names=None, highlight=None, locale=None) -> bytes``
-    The board of any game, chosen by ``view["game"]``. Race boards put the viewer's seat at
-    the bottom (a spectator view: the first seat in use). ``names``: display names, either one
-    per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
+``render_board(view, *, names=None, highlight=None, whole=False, locale=None) -> bytes``
+    The board of any game, chosen by ``view["game"]``. A large Carcassonne map is shown as a
+    window around the latest placement at full detail with an overview of the whole map;
+    ``whole`` (``/table board``) and a finished game show the whole map instead. Race
+    boards put the viewer's seat at the bottom (a spectator view: the first seat in use) and
+    the last action in words under the board, beside the card played. ``names``: display
+    names (bots named as bots), either one per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
     colour names (race) or the view's ``names`` (Carcassonne) are used. ``highlight``: race
     locations (``"r12"``, ``"h0.2"``) or Carcassonne cells (``(x, y)``) to ring in magenta.
 ``render_hand(game, cards, *, playable=None, locale=None) -> bytes``
@@ -32,6 +35,8 @@ locale.
     neighbours around it, and the spots lettered A, B, C… in the order of ``spots``. A spot
     is a segment name (``"city0"``) or an action (``"follower:city0"``); ``"none"`` gets a
     letter in the legend only.
+``clear_caches() -> None``
+    Forget every cached layer, face and tile bitmap (tests that watch the drawing use it).
 ``warm_up() -> None``
     Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
     that the first Carcassonne image of a running bot is as fast as the others.
@@ -59,14 +64,15 @@ from renderer.carcassonne.board import (
 )
 from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
 from renderer.carcassonne.tiledata import all_tile_ids
-from renderer.carcassonne.tiles import segment_spot
-from renderer.cards import draw_hand, hand_palette
-from renderer.race_board import draw_race_board, race_palette
+from renderer.carcassonne.tiles import segment_spot, tile_image
+from renderer.cards import card_face, draw_hand, hand_palette
+from renderer.race_board import clear_race_layers, draw_race_board, race_palette
 from renderer.race_layout import race_field_center
 from renderer.style import encode_png
 
 __all__ = [
     "carcassonne_cell_center",
+    "clear_caches",
     "placement_order",
     "race_field_center",
     "render_board",
@@ -86,14 +92,18 @@ def render_board(
     *,
     names: Sequence[str] | None = None,
     highlight: Highlight = None,
+    whole: bool = False,
     locale: object = None,
 ) -> bytes:
-    """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``)."""
+    """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``).
+
+    ``whole``: the whole Carcassonne map, however large (race boards are always whole).
+    """
     game = view.get("game")
     if game not in ("tock", "dog", "carcassonne"):
         raise ValueError(f"unknown game {game!r}")
     with _LOCK:
-        return _render_board(view, game, names, highlight, normalise_locale(locale))
+        return _render_board(view, game, names, highlight, whole, normalise_locale(locale))
 
 
 def _render_board(
@@ -101,13 +111,15 @@ def _render_board(
     game: str,
     names: Sequence[str] | None,
     highlight: Highlight,
+    whole: bool,
     locale: str,
 ) -> bytes:
     if game in ("tock", "dog"):
         locations = [str(loc) for loc in highlight or ()]
         return encode_png(draw_race_board(view, names, locations, locale), race_palette())
     cells = [(int(c[0]), int(c[1])) for c in highlight or ()]  # type: ignore[index]
-    return encode_png(draw_carcassonne_board(view, names, cells, locale), carcassonne_palette())
+    image = draw_carcassonne_board(view, names, cells, locale, whole=whole)
+    return encode_png(image, carcassonne_palette())
 
 
 def render_hand(
@@ -152,6 +164,14 @@ def render_figure_spots(
     with _LOCK:
         image = draw_figure_spots(view, x, y, rot, tile, spots, normalise_locale(locale))
         return encode_png(image, carcassonne_palette())
+
+
+def clear_caches() -> None:
+    """Forget every cached drawing, so that the next image is drawn from scratch."""
+    with _LOCK:
+        clear_race_layers()
+        card_face.cache_clear()
+        tile_image.cache_clear()
 
 
 def warm_up() -> None:

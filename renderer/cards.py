@@ -9,13 +9,27 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t
-from renderer.style import INK, PAPER, RGB, WHITE, draw_centered_text, fixed_palette, font, tint
+from renderer.style import (
+    INK,
+    PAPER,
+    RGB,
+    WHITE,
+    draw_centered_text,
+    fixed_palette,
+    font,
+    tint,
+    wrap_text,
+)
 
 CARD_W = 120
 CARD_H = 172
 GAP = 14
 MARGIN = 16
-NUMBER_BAND = 44
+NUMBER_BAND = 50
+#: Size of the words on a card face and of the numbers under it: a hand of eight cards is
+#: about 1090 px wide, and these must stay 9 px tall when it is shown 400 px wide.
+HINT_SIZE = 25
+NUMBER_SIZE = 26
 
 #: What each card does, printed small on the face so new players need no rules sheet. These
 #: are the English words; every language's are the catalogue keys ``img.hint.<game>.<card>``.
@@ -134,9 +148,7 @@ def _tock_face(
     draw_centered_text(
         draw, (CARD_W / 2, CARD_H / 2 - 4), rank, 64 if len(rank) < 2 else 54, colour
     )
-    hint = card_hint("tock", card, locale)
-    if hint:
-        draw_centered_text(draw, (CARD_W / 2, CARD_H - 22), hint, 17, INK)
+    _draw_hint(draw, card_hint("tock", card, locale), CARD_H - 24)
 
 
 def _dog_face(
@@ -167,14 +179,42 @@ def _dog_face(
             a = -math.pi / 2 + i * math.pi / 5
             points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
         draw.polygon(points, fill=STAR, outline=INK)
-        draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, 22, frame)
+        draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, HINT_SIZE, frame)
     else:
         draw_centered_text(
             draw, (CARD_W / 2, CARD_H / 2 - 2), rank, 64 if len(rank) < 2 else 54, INK
         )
-    hint = card_hint("dog", card, locale)
-    if hint:
-        draw_centered_text(draw, (CARD_W / 2, CARD_H - 28), hint, 17, INK)
+    _draw_hint(draw, card_hint("dog", card, locale), CARD_H - 30)
+
+
+def _draw_hint(draw: ImageDraw.ImageDraw, hint: str | None, bottom: float) -> None:
+    """The card's reminder, in one line or two (never cut), its last line at ``bottom``."""
+    if not hint:
+        return
+    for k, line in enumerate(reversed(wrap_text(hint, HINT_SIZE, CARD_W - 12))):
+        draw_centered_text(draw, (CARD_W / 2, bottom - k * HINT_SIZE * 1.05), line, HINT_SIZE, INK)
+
+
+def mini_card(game: str, card: str, height: int, locale: str = "en") -> Image.Image:
+    """A small face of ``card`` (its rank large), ``height`` px tall: the card just played."""
+    width = round(height * 0.7)
+    face = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(face)
+    box = (1, 1, width - 2, height - 2)
+    rank = "X" if card == "X" else card_rank(card, locale)
+    size = round(height * (0.5 if len(rank) < 2 else 0.4))
+    if game == "dog":
+        frame = JOKER_FRAME if card == "X" else DOG_BACK
+        draw.rounded_rectangle(box, radius=height // 10, fill=frame, outline=INK, width=2)
+        inner = (box[0] + 5, box[1] + 5, box[2] - 5, box[3] - 5)
+        draw.rounded_rectangle(inner, radius=height // 14, fill=WHITE)
+        colour = frame if card == "X" else INK
+    else:
+        draw.rounded_rectangle(box, radius=height // 10, fill=WHITE, outline=INK, width=2)
+        colour = _draw_suit(draw, _suit_of(card), width * 0.24, height * 0.2, height * 0.08)
+        _draw_suit(draw, _suit_of(card), width * 0.76, height * 0.8, height * 0.08)
+    draw_centered_text(draw, (width / 2, height / 2), rank, size, colour)
+    return face
 
 
 def draw_hand(
@@ -192,7 +232,9 @@ def draw_hand(
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     if not cards:
-        draw_centered_text(draw, (width / 2, height / 2), t("img.no_cards", locale), 26, INK)
+        draw_centered_text(
+            draw, (width / 2, height / 2), t("img.no_cards", locale), NUMBER_SIZE, INK
+        )
         return image
     for i, card in enumerate(cards):
         x = MARGIN + i * (CARD_W + GAP)
@@ -205,7 +247,7 @@ def draw_hand(
             )
         image.paste(face, (x, MARGIN))
         number_centre = (x + CARD_W / 2, MARGIN + CARD_H + NUMBER_BAND / 2 + 2)
-        r = 17
+        r = 21
         draw.ellipse(
             (
                 number_centre[0] - r,
@@ -215,5 +257,7 @@ def draw_hand(
             ),
             fill=INK if usable else NUMBER_OFF,
         )
-        draw_centered_text(draw, (number_centre[0], number_centre[1] + 1), str(i + 1), 22, WHITE)
+        draw_centered_text(
+            draw, (number_centre[0], number_centre[1] + 1), str(i + 1), NUMBER_SIZE, WHITE
+        )
     return image

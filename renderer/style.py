@@ -8,6 +8,7 @@ is never the only cue.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,6 +50,24 @@ GREY: RGB = (150, 150, 150)
 LIGHT_GREY: RGB = (215, 212, 205)
 WHITE: RGB = (255, 255, 255)
 HIGHLIGHT: RGB = (230, 0, 126)
+
+
+#: Discord shows an image about this wide on a phone (px); every text must stay readable there.
+PHONE_WIDTH = 400
+#: The smallest text allowed at :data:`PHONE_WIDTH`: the font size (em height, px) of every
+#: label, caption and pawn or figure letter once the image is scaled to 400 px wide.
+MIN_PHONE_TEXT = 9
+
+
+def min_text(width: float) -> int:
+    """The smallest font size that stays :data:`MIN_PHONE_TEXT` px tall in an image ``width``
+    px wide shown :data:`PHONE_WIDTH` px wide (never below that size for narrow images)."""
+    return max(MIN_PHONE_TEXT, math.ceil(MIN_PHONE_TEXT * width / PHONE_WIDTH - 1e-9))
+
+
+def legible(size: float, width: float) -> int:
+    """``size`` rounded, raised to :func:`min_text` of an image ``width`` px wide."""
+    return max(round(size), min_text(width))
 
 
 def seat_colour(seat: int, game: str = "tock") -> RGB:
@@ -134,6 +153,25 @@ def draw_centered_text(
 def text_width(text: str, size: int) -> float:
     """Width in px of ``text`` at ``size``."""
     return font(size).getlength(text)
+
+
+def wrap_text(text: str, size: int, max_width: float) -> list[str]:
+    """``text`` broken into lines at spaces so that each fits ``max_width`` at ``size``.
+
+    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own.
+    """
+    lines: list[str] = []
+    current = ""
+    for word in clean_text(text).split():
+        candidate = f"{current} {word}".strip()
+        if current and text_width(candidate, size) > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines
 
 
 def fit_text(text: str, size: int, max_width: float) -> str:

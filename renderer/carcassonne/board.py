@@ -480,6 +480,8 @@ def draw_carcassonne_board(
     names: Sequence[str] | None = None,
     highlight: Iterable[Cell] | None = None,
     locale: str = "en",
+    *,
+    whole: bool = False,
 ) -> Image.Image:
     """The whole board image: coordinates, tiles, figures, last tiles and the scoreboard."""
     highlight = [(int(c[0]), int(c[1])) for c in highlight or ()]
