@@ -19,8 +19,9 @@ locale.
     ``whole`` (``/table board``) and a finished game show the whole map instead. Race
     boards put the viewer's seat at the bottom (a spectator view: the first seat in use) and
     the last action in words under the board, beside the card played. ``names``: display
-    names (bots named as bots), either one per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
-    colour names (race) or the view's ``names`` (Carcassonne) are used. ``highlight``: race
+    names (bots named as bots), one per seat in use (in ``view["seats"]`` order) or
+    indexed by seat number; without them the colour names (race) or the view's ``names``
+    (Carcassonne) are used. ``highlight``: race
     locations (``"r12"``, ``"h0.2"``) or Carcassonne cells (``(x, y)``) to ring in magenta.
 ``render_hand(game, cards, *, playable=None, locale=None) -> bytes``
     The player's cards left to right, numbered 1…n like the bot's buttons; cards whose
