@@ -71,7 +71,7 @@ MARGIN_TOP = 34
 ROW_HEIGHT = 60
 HEADER_HEIGHT = 76
 #: Largest size of the overview of the whole map, drawn in the header beside a window.
-OVERVIEW = (210, 150)
+OVERVIEW = (210, 120)
 EMPTY: RGB = (236, 232, 222)
 GRID: RGB = (222, 217, 205)
 GOLD: RGB = (240, 190, 30)
@@ -594,7 +594,8 @@ def overview_size(layout: BoardLayout) -> tuple[int, int]:
     return (cell * columns + 4, cell * rows + 4)
 
 
-_SUPPLY_KINDS = ("follower", "big", "builder", "pig")
+#: Half the width of each figure's silhouette, in letter sizes (see :func:`draw_figure`).
+_HALF_WIDTH = {"follower": 0.9, "big": 1.3, "builder": 0.85, "pig": 1.15}
 
 
 def _supply_kinds(supply: Mapping[str, int], options: Mapping[str, Any]) -> list[str]:
@@ -620,15 +621,16 @@ def _supply_icons(
     for kind in _supply_kinds(supply, options):
         count = int(supply.get(kind, 0))
         colour = None if count else LIGHT_GREY
-        draw_figure(draw, (x + size * 0.95, y - 2), kind, seat, size, colour=colour)
+        half = _HALF_WIDTH[kind] * size
+        draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
         draw.text(
-            (x + size * 2.05, y),
+            (x + 2 * half + 3, y),
             f"×{count}",
             font=font(size),
             fill=INK if count else GREY,
             anchor="lm",
         )
-        x += size * 2.05 + text_width(f"×{count}", size) + size * 0.5
+        x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
 
 
@@ -818,7 +820,8 @@ def scoreboard_width(view: Mapping[str, Any]) -> int:
     size = 20
     width = 6 + 400
     kinds = _supply_kinds({}, options)
-    width += len(kinds) * round(size * 2.05 + text_width("×0", size) + size * 0.5)
+    for kind in kinds:
+        width += round(2 * _HALF_WIDTH[kind] * size + 3 + text_width("×0", size) + size * 0.5)
     if _show_goods(view):
         width += 3 * round(30 + text_width("00", size))
     return width + 20

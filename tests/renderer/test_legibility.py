@@ -59,8 +59,9 @@ def test_every_text_stays_9_px_tall_on_a_phone(name: str) -> None:
 
 
 def test_the_instrument_sees_pawn_letters_and_catches_small_text() -> None:
-    from renderer.style import draw_centered_text
     from PIL import Image
+
+    from renderer.style import draw_centered_text
 
     def tiny() -> bytes:
         image = Image.new("RGB", (800, 100))
