@@ -280,6 +280,8 @@ class Publisher:
                 seat_names(table, update.view.get("seats") or [], locale),
                 filename=f"board-{table.id}-{update.version}.png",
                 locale=locale,
+                # /table board asks for the board again: the whole map, not the window.
+                whole=update.kind == "board",
             )
             if image is not None:
                 files.append(image)

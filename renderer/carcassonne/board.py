@@ -61,7 +61,7 @@ Cell = tuple[int, int]
 #: at ``WINDOW_TILE`` px a cell, so that every figure letter stays 9 px tall on a phone.
 WINDOW_COLUMNS = 10
 WINDOW_ROWS = 8
-WINDOW_TILE = 80
+WINDOW_TILE = 88
 #: Pixel budget of the board area of a whole map (tiles shrink to fit, down to ``MIN_TILE``).
 BOARD_BUDGET = (1040, 900)
 MIN_TILE = 34
@@ -248,7 +248,7 @@ def plan_layout(
 def letter_size(tile: int, image_width: int) -> int:
     """Font size of the seat letter on figures: a quarter of a tile, and never smaller than
     the phone rule allows for an image ``image_width`` px wide."""
-    return legible(tile * 0.24, image_width)
+    return legible(tile * 0.25, image_width)
 
 
 def draw_figure(

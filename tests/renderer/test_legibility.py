@@ -8,36 +8,16 @@ phase, the largest boards included.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from renderer import clear_caches
 from renderer.samples import samples
 from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH
-from tests.renderer.pixels import decode
+from renderer.style import draw_centered_text, encode_png
+from tests.renderer.pixels import decode, recorded_texts
 
 SAMPLES = samples()
-
-
-@contextmanager
-def recorded_texts() -> Iterator[list[tuple[str, float]]]:
-    """Every text drawn meanwhile, as (text, font size in px)."""
-    drawn: list[tuple[str, float]] = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self: ImageDraw.ImageDraw, xy, text, fill=None, font=None, *args, **kwargs):  # type: ignore[no-untyped-def]
-        assert isinstance(font, ImageFont.FreeTypeFont), f"{text!r} drawn without the font"
-        drawn.append((str(text), float(font.size)))
-        return original(self, xy, text, fill, font, *args, **kwargs)
-
-    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
-    try:
-        yield drawn
-    finally:
-        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
 
 
 def small_texts(render) -> tuple[int, list[tuple[str, float]]]:  # type: ignore[no-untyped-def]
