@@ -22,7 +22,7 @@ from renderer.carcassonne.board import (
     stable_window,
 )
 from renderer.carcassonne.tiledata import all_tile_ids, tile_facts
-from renderer.carcassonne.tiles import _tile_spots, segment_spot
+from renderer.carcassonne.tiles import _tile_spots
 from renderer.samples import ALL_EXPANSIONS, carcassonne_position
 from tests.renderer.pixels import close, decode, pixel, recorded_texts
 from tests.renderer.views import carcassonne_view

@@ -13,8 +13,7 @@ from PIL import Image, ImageDraw
 
 from renderer import clear_caches
 from renderer.samples import samples
-from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH
-from renderer.style import draw_centered_text, encode_png
+from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH, draw_centered_text, encode_png
 from tests.renderer.pixels import decode, recorded_texts
 
 SAMPLES = samples()
@@ -39,15 +38,12 @@ def test_every_text_stays_9_px_tall_on_a_phone(name: str) -> None:
 
 
 def test_the_instrument_sees_pawn_letters_and_catches_small_text() -> None:
-    from PIL import Image
 
-    from renderer.style import draw_centered_text
 
     def tiny() -> bytes:
         image = Image.new("RGB", (800, 100))
         draw_centered_text(ImageDraw.Draw(image), (50, 50), "R", 12, (255, 255, 255))
         draw_centered_text(ImageDraw.Draw(image), (150, 50), "B", 20, (255, 255, 255))
-        from renderer.style import encode_png
 
         return encode_png(image)
 
