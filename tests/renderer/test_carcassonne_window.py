@@ -62,8 +62,10 @@ def test_window_moves_only_when_the_latest_tile_would_leave_it_and_then_minimall
         x0, y0, columns, rows = stable_window(cells[:count], WINDOW_COLUMNS, WINDOW_ROWS)
         x, y = cells[count - 1]
         # The latest tile and its neighbours are in the window.
-        assert x0 <= x - 1 and x + 1 < x0 + columns
-        assert y0 <= y - 1 and y + 1 < y0 + rows
+        assert x0 <= x - 1
+        assert x + 1 < x0 + columns
+        assert y0 <= y - 1
+        assert y + 1 < y0 + rows
         if previous is not None and (columns, rows) == previous[2:]:
             px0, py0 = previous[:2]
             need_x = max(0, px0 - (x - 1), (x + 1) - (px0 + columns - 1))
@@ -126,7 +128,8 @@ def test_the_monk_leaves_the_monastery_in_sight_and_symbols_stay_beside_figures(
         if facts.monastery and "monastery" in spots:
             monk = spots["monastery"]
             if tile_id != "R08":  # beside a river there is no room beside the cloister
-                assert abs(monk[0] - 0.5) > 0.2 and abs(monk[1] - 0.5) > 0.2, tile_id
+                assert abs(monk[0] - 0.5) > 0.2, tile_id
+                assert abs(monk[1] - 0.5) > 0.2, tile_id
         for index, city in enumerate(facts.cities):
             if city.shield or city.goods or city.cathedral:
                 figure = spots[f"city{index}"]
