@@ -17,18 +17,20 @@ from renderer.style import (
     draw_centered_text,
     fixed_palette,
     font,
+    min_text,
+    text_width,
     tint,
     wrap_text,
 )
 
 CARD_W = 120
-CARD_H = 172
+CARD_H = 190
 GAP = 14
 MARGIN = 16
 NUMBER_BAND = 50
-#: Size of the words on a card face and of the numbers under it: a hand of eight cards is
-#: about 1090 px wide, and these must stay 9 px tall when it is shown 400 px wide.
-HINT_SIZE = 25
+#: Largest size of the words on a card face; smaller hands may use less, never below the
+#: phone rule for the hand's width (a hand of six is 822 px wide: 19 px).
+HINT_SIZE = 22
 NUMBER_SIZE = 26
 
 #: What each card does, printed small on the face so new players need no rules sheet. These
@@ -124,20 +126,20 @@ def card_rank(card: str, locale: str = "en") -> str:
 
 
 @lru_cache(maxsize=128)
-def card_face(game: str, card: str, locale: str = "en") -> Image.Image:
-    """One card face (cached), ``CARD_W`` × ``CARD_H``, on a transparent corner background."""
+def card_face(game: str, card: str, locale: str = "en", min_size: int = 9) -> Image.Image:
+    """One card face (cached), ``CARD_W`` × ``CARD_H``; its words at least ``min_size`` px."""
     face = Image.new("RGB", (CARD_W, CARD_H), PAPER)
     draw = ImageDraw.Draw(face)
     box = (2, 2, CARD_W - 3, CARD_H - 3)
     if game == "dog":
-        _dog_face(draw, box, card, locale)
+        _dog_face(draw, box, card, locale, min_size)
     else:
-        _tock_face(draw, box, card, locale)
+        _tock_face(draw, box, card, locale, min_size)
     return face
 
 
 def _tock_face(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str, size: int
 ) -> None:
     draw.rounded_rectangle(box, radius=12, fill=WHITE, outline=INK, width=3)
     suit = _suit_of(card)
@@ -145,14 +147,12 @@ def _tock_face(
     rank = card_rank(card, locale)
     draw.text((10, 6), rank, font=font(30), fill=colour)
     _draw_suit(draw, suit, CARD_W - 24, CARD_H - 50, 10)
-    draw_centered_text(
-        draw, (CARD_W / 2, CARD_H / 2 - 4), rank, 64 if len(rank) < 2 else 54, colour
-    )
-    _draw_hint(draw, card_hint("tock", card, locale), CARD_H - 24)
+    draw_centered_text(draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, colour)
+    _draw_hint(draw, card_hint("tock", card, locale), CARD_H - 22, CARD_W - 16, size)
 
 
 def _dog_face(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str, size: int
 ) -> None:
     joker = card == "X"
     frame = JOKER_FRAME if joker else DOG_BACK
@@ -172,27 +172,39 @@ def _dog_face(
     draw.text((16, 12), rank, font=font(30), fill=frame)
     if joker:
         # A star so the joker stands out by shape as well as colour.
-        cx, cy, r = CARD_W / 2, CARD_H / 2 - 12, 30
+        cx, cy, r = CARD_W / 2, CARD_H * 0.36, 28
         points = []
         for i in range(10):
             radius = r if i % 2 == 0 else r * 0.45
             a = -math.pi / 2 + i * math.pi / 5
             points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
         draw.polygon(points, fill=STAR, outline=INK)
-        draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, HINT_SIZE, frame)
+        draw_centered_text(
+            draw, (CARD_W / 2, CARD_H * 0.36 + 42), label, max(size, HINT_SIZE), frame
+        )
     else:
         draw_centered_text(
-            draw, (CARD_W / 2, CARD_H / 2 - 2), rank, 64 if len(rank) < 2 else 54, INK
+            draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, INK
         )
-    _draw_hint(draw, card_hint("dog", card, locale), CARD_H - 30)
+    _draw_hint(draw, card_hint("dog", card, locale), CARD_H - 28, CARD_W - 26, size)
 
 
-def _draw_hint(draw: ImageDraw.ImageDraw, hint: str | None, bottom: float) -> None:
-    """The card's reminder, in one line or two (never cut), its last line at ``bottom``."""
+def _draw_hint(
+    draw: ImageDraw.ImageDraw, hint: str | None, bottom: float, room: float, min_size: int
+) -> None:
+    """The card's reminder, never cut: on one line at the largest size that fits ``room``,
+    else on two lines; never below ``min_size``. Its last line is centred on ``bottom``."""
     if not hint:
         return
-    for k, line in enumerate(reversed(wrap_text(hint, HINT_SIZE, CARD_W - 12))):
-        draw_centered_text(draw, (CARD_W / 2, bottom - k * HINT_SIZE * 1.05), line, HINT_SIZE, INK)
+    sizes = range(max(HINT_SIZE, min_size), min_size - 1, -1)
+    size = next((s for s in sizes if text_width(hint, s) <= room), None)
+    if size is None:
+        if any(text_width(word, min_size) > room for word in hint.split()):
+            hint = hint.replace("/", "/ ")  # "előre/vissza" may break after its slash
+        fits = (s for s in sizes if all(text_width(w, s) <= room for w in wrap_text(hint, s, room)))
+        size = next(fits, min_size)
+    for k, line in enumerate(reversed(wrap_text(hint, size, room))):
+        draw_centered_text(draw, (CARD_W / 2, bottom - k * size * 1.05), line, size, INK)
 
 
 def mini_card(game: str, card: str, height: int, locale: str = "en") -> Image.Image:
@@ -238,7 +250,7 @@ def draw_hand(
         return image
     for i, card in enumerate(cards):
         x = MARGIN + i * (CARD_W + GAP)
-        face = card_face(game, str(card), locale)
+        face = card_face(game, str(card), locale, min_text(width))
         usable = playable is None or bool(playable[i])
         if not usable:
             # Greyed: washed out towards the background, so the number still reads.
