@@ -8,6 +8,7 @@ belongs to which segment; the figure spot of a segment is the point deepest insi
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import lru_cache
 
@@ -495,13 +496,32 @@ def _draw_symbols(draw: ImageDraw.ImageDraw, facts: TileFacts, u: int) -> None:
             draw_goods(draw, city.goods, x, y, u * 0.13)
     for index, road in enumerate(facts.roads):
         if road.inn:
-            pts = road_points(facts, index)
-            px, py = (
-                pts[len(pts) // 2]
-                if len(pts) > 2
-                else ((pts[0][0] * 0.6 + pts[1][0] * 0.4), (pts[0][1] * 0.6 + pts[1][1] * 0.4))
-            )
-            _draw_inn(draw, px * u, py * u, u)
+            points = road_points(facts, index)
+            px, py = _along(points, INN_AT)
+            ax, ay = _along(points, INN_AT + 0.05)
+            length = math.hypot(ax - px, ay - py) or 1.0
+            normal = (-(ay - py) / length, (ax - px) / length)
+            if normal[1] > 0 or (normal[1] == 0 and normal[0] < 0):
+                normal = (-normal[0], -normal[1])  # the house above or right of the road
+            _draw_inn(draw, px * u, py * u, u, normal)
+
+
+#: How far along its road (0 = its first end) an inn stands, and a figure on that road: apart,
+#: so the figure never hides the inn.
+INN_AT = 0.22
+INN_ROAD_FIGURE_AT = 0.7
+
+
+def _along(points: list[Point], fraction: float) -> Point:
+    """The point ``fraction`` of the way along the polyline ``points``."""
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(points)]
+    goal = sum(lengths) * fraction
+    for (a, b), length in zip(itertools.pairwise(points), lengths, strict=True):
+        if goal <= length and length > 0:
+            t = goal / length
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        goal -= length
+    return points[-1]
 
 
 def _draw_cathedral(draw: ImageDraw.ImageDraw, u: int, centre: Point) -> None:
@@ -522,14 +542,17 @@ def _draw_cathedral(draw: ImageDraw.ImageDraw, u: int, centre: Point) -> None:
     draw.rectangle((*p(0.46, 0.6), *p(0.54, 0.7)), fill=WALL)
 
 
-def _draw_inn(draw: ImageDraw.ImageDraw, x: float, y: float, u: int) -> None:
-    # The inn: a red-roofed house beside a little lake, just off the road.
-    ox, oy = x + u * 0.12, y + u * 0.12
-    r = u * 0.09
+def _draw_inn(
+    draw: ImageDraw.ImageDraw, x: float, y: float, u: int, normal: Point = (0.7, 0.7)
+) -> None:
+    """The inn: a red-roofed house on one side of the road, its little lake on the other
+    (``normal``: the unit direction across the road)."""
+    ox, oy = x - normal[0] * u * 0.16, y - normal[1] * u * 0.16
+    r = u * 0.075
     draw.ellipse(
         (ox - r * 1.4, oy - r * 0.8, ox + r * 1.4, oy + r * 0.8), fill=RIVER, outline=RIVER_EDGE
     )
-    hx, hy = x - u * 0.13, y - u * 0.15
+    hx, hy = x + normal[0] * u * 0.17, y + normal[1] * u * 0.17
     s = u * 0.085
     draw.rectangle((hx - s, hy - s * 0.4, hx + s, hy + s), fill=STONE, outline=WALL)
     draw.polygon(
@@ -628,7 +651,9 @@ def _tile_spots(tile_id: str) -> tuple[dict[str, Point], dict[int, Point]]:
             or _deepest_point(label_map, label)
             or _fallback_spot(facts, kind, index)
         )
-        if kind == "road" and any(math.dist(spot, other) < 0.2 for other in spots.values()):
+        if kind == "road" and facts.roads[index].inn:
+            spot = _along(road_points(facts, index), INN_ROAD_FIGURE_AT)
+        elif kind == "road" and any(math.dist(spot, other) < 0.2 for other in spots.values()):
             # Roads crossing without meeting (T24): the second figure stands further out.
             a, b = road_points(facts, index)[0], road_points(facts, index)[-1]
             spot = (a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3)
