@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -434,51 +434,51 @@ def _draw_centre(
         y += height
 
 
-def _draw_caption(
-    image: Image.Image,
-    top: int,
-    layout: RaceLayout,
-    move: LastMove,
-    game: str,
-    locale: str,
-) -> int:
-    """The last action in words, the card that was played beside it; returns the height."""
+Painter = Callable[[Image.Image, int], None]
+
+
+def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tuple[int, Painter]:
+    """The last action in words, the card that was played beside it: (height, painter)."""
     if not move.text and not move.card:
-        return 0
-    draw = ImageDraw.Draw(image)
+        return 0, lambda image, top: None
     size = legible(layout.width * 0.026, layout.width)
-    x = 20
     card_height = round(size * 3.6)
-    if move.card:
-        face = mini_card(game, move.card, card_height, locale)
-        image.paste(face, (x, top + 10))
-        x += face.width + 18
+    x = 20 + (round(card_height * 0.7) + 18 if move.card else 0)
     lines = wrap_text(move.text, size, layout.width - x - 20)
     text_height = round(len(lines) * size * 1.3)
     height = max(card_height if move.card else 0, text_height) + 20
-    y = top + 10 + (height - 20 - text_height) / 2
-    for line in lines:
-        draw.text((x, y), line, font=font(size), fill=INK)
-        y += size * 1.3
-    return height
+
+    def paint(image: Image.Image, top: int) -> None:
+        if move.card:
+            image.paste(mini_card(game, move.card, card_height, locale), (20, top + 10))
+        draw = ImageDraw.Draw(image)
+        y = top + 10 + (height - 20 - text_height) / 2
+        for line in lines:
+            draw.text((x, y), line, font=font(size), fill=INK)
+            y += size * 1.3
+
+    return height, paint
 
 
-def _draw_legend(image: Image.Image, top: int, layout: RaceLayout, game: str, locale: str) -> int:
-    """What the guard ring means, beside a sample guarded pawn; returns the height."""
-    draw = ImageDraw.Draw(image)
+def _legend(layout: RaceLayout, game: str, locale: str) -> tuple[int, Painter]:
+    """What the guard ring means, beside a sample guarded pawn: (height, painter)."""
     size = legible(layout.width * 0.024, layout.width)
     pr = layout.pawn_radius
     x = 20 + pr + 6
     lines = wrap_text(t(f"img.legend.guard.{game}", locale), size, layout.width - x - pr - 40)
     height = round(max(2 * pr + 16, len(lines) * size * 1.3)) + 12
-    middle = top + height / 2
-    _guard_ring(draw, (x, middle), pr)
-    _circle(draw, (x, middle), pr, fill=LIGHT_GREY, outline=INK, width=2)
-    y = middle - len(lines) * size * 1.3 / 2
-    for line in lines:
-        draw.text((x + pr + 18, y), line, font=font(size), fill=INK)
-        y += size * 1.3
-    return height
+
+    def paint(image: Image.Image, top: int) -> None:
+        draw = ImageDraw.Draw(image)
+        middle = top + height / 2
+        _guard_ring(draw, (x, middle), pr)
+        _circle(draw, (x, middle), pr, fill=LIGHT_GREY, outline=INK, width=2)
+        y = middle - len(lines) * size * 1.3 / 2
+        for line in lines:
+            draw.text((x + pr + 18, y), line, font=font(size), fill=INK)
+            y += size * 1.3
+
+    return height, paint
 
 
 def _strip_rows(
@@ -629,15 +629,15 @@ def draw_race_board(
     move = last_move(view.get("events") or [], locale=locale, game=game, names=by_seat)
     slots = pawn_slots(view)
     strip = _Strip(layout, view, names, locale)
-    caption_image = Image.new("RGB", (layout.width, layout.width), PAPER)
-    caption = _draw_caption(caption_image, 0, layout, move, game, locale)
+    caption, paint_caption = _caption(layout, move, game, locale)
     guarded = any(g for _, g in slots.values())
-    legend = _draw_legend(caption_image, caption, layout, game, locale) if guarded else 0
+    legend, paint_legend = _legend(layout, game, locale) if guarded else (0, None)
     height = layout.width + caption + legend + strip.height
     image = Image.new("RGB", (layout.width, height), PAPER)
     image.paste(_static_layer(layout), (0, 0))
-    if caption + legend:
-        image.paste(caption_image.crop((0, 0, layout.width, caption + legend)), (0, layout.width))
+    paint_caption(image, layout.width)
+    if paint_legend is not None:
+        paint_legend(image, layout.width + caption)
     draw = ImageDraw.Draw(image)
     _draw_marks(draw, layout, view)
     for tip, tail, size, colour in _draw_last_move(draw, layout, move, view):
