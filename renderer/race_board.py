@@ -318,8 +318,8 @@ def _draw_captures(draw: ImageDraw.ImageDraw, layout: RaceLayout, move: LastMove
 
 def _centre_lines(
     view: Mapping[str, Any], names: Sequence[str] | None, locale: str = "en"
-) -> tuple[str, list[str], str]:
-    """(title, status lines, pile line) of the centre of the board."""
+) -> tuple[str, list[str], list[str]]:
+    """(title, status lines, the parts of the pile line) of the centre of the board."""
     seats = [int(s) for s in view.get("seats") or []]
     game = t(f"game.{view.get('game', '')}", locale)
     if view.get("game") == "tock":
@@ -355,7 +355,7 @@ def _centre_lines(
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
     top = t("img.discard_top", locale, card=discard[-1]) if discard else ""
-    return title, lines, " · ".join(part for part in (pile, top) if part)
+    return title, lines, [part for part in (pile, top) if part]
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -421,7 +421,10 @@ def _draw_centre(
     ]
     teams = view.get("teams")
     rows.append(("" if teams else t("img.ffa", locale), size))
-    for line in (*status, pile):
+    joined = " · ".join(pile)
+    # The pile and the discard on one line when they fit, else one line each.
+    piles = [joined] if text_width(joined, size) <= max_width else pile
+    for line in (*status, *piles):
         rows += [(part, size) for part in wrap_text(line, size, max_width)]
     heights = [round(s * (1.9 if not text else 1.3)) for text, s in rows]
     y = cy - sum(heights) / 2
@@ -592,7 +595,7 @@ class _Strip:
             if won:
                 _star(draw, (box[2] - 30, box[1] + 28), 20)
             x = box[0] + self.text_x
-            y = box[1] + 9
+            y: float = box[1] + 9
             draw.text((x, y), name, font=font(self.name_size), fill=INK)
             y += self.name_size * 1.3
             for line in lines:

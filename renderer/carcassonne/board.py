@@ -526,14 +526,14 @@ def _draw_last_tiles(
         )
     if latest is None or not layout.contains(latest):
         return
-    seat = marks.get(latest)
-    colour = seat_colour(seat) if seat is not None else INK
+    owner = marks.get(latest)
+    colour = seat_colour(owner) if owner is not None else INK
     ox, oy = layout.cell_origin(latest)
     w = max(4, t // 14)
     draw.rectangle((ox - 2, oy - 2, ox + t + 1, oy + t + 1), outline=INK, width=2)
     draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), outline=colour, width=w)
     draw.rectangle((ox + w, oy + w, ox + t - 1 - w, oy + t - 1 - w), outline=INK, width=1)
-    if seat is None:
+    if owner is None:
         return
     # The owner badge goes to the corner farthest from the tile's figures, so none hides it.
     spots = [
@@ -548,7 +548,7 @@ def _draw_last_tiles(
     bx = ox + (half + w if corner[0] == 0 else t - half - w)
     by = oy + (half + w if corner[1] == 0 else t - half - w)
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
-    draw_centered_text(draw, (bx, by + 1), seat_letter(seat), size, text_colour_on(colour))
+    draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
 
 
 def draw_overview(
@@ -679,7 +679,7 @@ def draw_header(
         title = t(label, locale, tile=current)
     else:
         title = t("img.game_over", locale) if view.get("finished") else ""
-    y = top + 8
+    y: float = top + 8
     for line in wrap_text(title, big, text_right - x):
         draw.text((x, y), line, font=font(big), fill=INK)
         y += big * 1.25
@@ -768,7 +768,7 @@ def draw_score_rows(
             draw_centered_text(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE)
         score = scores[seat] if seat < len(scores) else 0
         draw_centered_text(draw, (score_x, cy + 1), str(score), legible(30, width), INK)
-        x = score_x + 40
+        x: float = score_x + 40
         if seat < len(supplies):
             x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small)
         if show_goods and seat < len(goods):
