@@ -72,8 +72,12 @@ def race_to_phase(module: Any, players: int, options: dict[str, Any], seed: int,
 
 
 def carcassonne_position(players: int, options: dict[str, Any], seed: int, tiles: int | None):
-    """A seeded random Carcassonne play-out with ``tiles`` tiles on the board (``None``: to
-    the end), stopped in phase ``place``; figures are placed whenever allowed."""
+    """A seeded Carcassonne play-out with ``tiles`` tiles on the board (``None``: to the end),
+    stopped in phase ``place``.
+
+    The play is random but shaped like people's: a tile goes where it touches the most
+    tiles (so the map stays compact), and a figure is placed about every second turn.
+    """
     import engine.carcassonne as carcassonne
 
     state = carcassonne.new_game(players, options, seed)
@@ -81,10 +85,22 @@ def carcassonne_position(players: int, options: dict[str, Any], seed: int, tiles
     while carcassonne.outcome(state) is None:
         if tiles is not None and len(state.tiles) >= tiles and state.phase == "place":
             break
-        moves = carcassonne.legal_moves(state)
-        figure_moves = [m for m in moves if str(m) != "none"]
-        state = carcassonne.apply(state, rng.choice(figure_moves or moves))
+        moves = [str(m) for m in carcassonne.legal_moves(state)]
+        if state.phase == "place":
+            taken = {(x, y) for _, x, y, _ in state.tiles}
+            most = max(_touching(m, taken) for m in moves)
+            moves = [m for m in moves if _touching(m, taken) == most]
+        elif "none" in moves and len(moves) > 1:
+            figures = [m for m in moves if m != "none"]
+            moves = figures if rng.random() < 0.5 else ["none"]
+        state = carcassonne.apply(state, rng.choice(moves))
     return state
+
+
+def _touching(move: str, taken: set[tuple[int, int]]) -> int:
+    """How many placed tiles the cell of a placement ``x,y@rot`` touches."""
+    x, y = (int(v) for v in move.split("@")[0].split(","))
+    return sum((x + dx, y + dy) in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
 
 
 def _race_samples() -> dict[str, Sample]:
@@ -128,7 +144,7 @@ def _carcassonne_samples() -> dict[str, Sample]:
     samples: dict[str, Sample] = {}
     early = carcassonne_position(2, {}, seed=2, tiles=8)
     samples["carcassonne-2-early"] = _board(carcassonne.view(early, None), NAMES[:2])
-    mid = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=40)
+    mid = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=64)
     mid_view = carcassonne.view(mid, None)
     samples["carcassonne-4-mid"] = _board(mid_view, NAMES[:4])
     samples["carcassonne-4-mid-whole"] = _board(mid_view, NAMES[:4], whole=True)

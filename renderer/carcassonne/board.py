@@ -20,6 +20,7 @@ from renderer.carcassonne.tiles import (
     WALL,
     draw_goods,
     segment_spot,
+    symbol_spots,
     tile_image,
 )
 from renderer.style import (
@@ -541,6 +542,7 @@ def _draw_last_tiles(
         for fig in figures
         if (int(fig["x"]), int(fig["y"])) == latest
     ]
+    spots += symbol_spots(*cells[latest])
     corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
     corner = max(corners, key=lambda c: min((math.dist(c, p) for p in spots), default=9))
     size = legible(t * 0.22, image_width)

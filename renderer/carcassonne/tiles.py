@@ -727,3 +727,13 @@ def segment_spot(tile_id: str, rot: int, segment: str) -> Point:
     """Where a figure on ``segment`` of ``tile_id`` at ``rot`` stands, in tile units."""
     spots = _segment_spots(tile_id)
     return rotate_point(spots.get(segment, (0.5, 0.5)), rot)
+
+
+def symbol_spots(tile_id: str, rot: int) -> list[Point]:
+    """Where the tile's shields, goods and cathedrals are drawn (tile units, turned ``rot``),
+    and its monastery, so that badges can keep clear of them."""
+    facts = tile_facts(tile_id)
+    spots = [rotate_point(p, rot) for p in _tile_spots(tile_id)[1].values()]
+    if facts.monastery:
+        spots.append(rotate_point(monastery_place(facts)[0], rot))
+    return spots
