@@ -43,7 +43,7 @@ locale.
     that the first Carcassonne image of a running bot is as fast as the others.
 ``race_field_center(view, location) -> (x, y)``
     Pixel centre of a race location in the board image (for tests and image maps).
-``carcassonne_cell_center(view, cell, *, extra=()) -> (x, y) | None``
+``carcassonne_cell_center(view, cell, *, extra=(), whole=False, locale="en") -> (x, y) | None``
     Pixel centre of a cell in ``render_board`` (``extra`` = its highlight) or in
     ``render_placements`` (``extra`` = the legal cells); ``None`` when cropped away.
 

@@ -21,7 +21,10 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
+    WINNER_FILL,
     draw_centered_text,
+    draw_seat_box,
+    draw_seat_chip,
     fit_text,
     fixed_palette,
     font,
@@ -41,8 +44,7 @@ FIELD_FILL: RGB = (255, 253, 248)
 FIELD_OUTLINE: RGB = (120, 114, 104)
 CAPTURE: RGB = (20, 20, 20)
 RING_BAND: RGB = (241, 236, 226)
-#: The winner's panel and star.
-WINNER: RGB = (255, 236, 160)
+#: The winner's star.
 STAR: RGB = (240, 190, 30)
 
 
@@ -60,7 +62,7 @@ def race_palette() -> Image.Image:
         FIELD_FILL,
         FIELD_OUTLINE,
         RING_BAND,
-        WINNER,
+        WINNER_FILL,
         STAR,
         *seats,
     ]
@@ -369,11 +371,7 @@ def _chip(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, r: float, size: int
 ) -> None:
     """A seat's colour disc with its letter."""
-    colour = seat_colour(seat)
-    _circle(draw, centre, r, fill=colour, outline=INK, width=2)
-    draw_centered_text(
-        draw, (centre[0], centre[1] + 1), seat_letter(seat), size, text_colour_on(colour)
-    )
+    draw_seat_chip(draw, centre, r, seat_colour(seat), seat_letter(seat), size)
 
 
 def _draw_teams(
@@ -577,14 +575,7 @@ class _Strip:
             box = (x0 + 4, y0 + 4, x0 + self.cell_width - 4, y0 + self.row_height - 4)
             won = finished and seat in winners
             acting = seat in to_act and not finished
-            fill = WINNER if won else tint(seat_colour(seat), 0.82) if acting else WHITE
-            draw.rounded_rectangle(
-                box,
-                radius=10,
-                fill=fill,
-                outline=INK if acting or won else LIGHT_GREY,
-                width=5 if acting or won else 2,
-            )
+            draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
             chip = (box[0] + 10 + self.chip_r, (box[1] + box[3]) / 2)
             _chip(draw, chip, seat, self.chip_r, round(self.name_size * 1.15))
             for k, partner in enumerate(partners.get(seat, ())):

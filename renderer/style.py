@@ -150,6 +150,44 @@ def draw_centered_text(
     )
 
 
+#: The winner's panel.
+WINNER_FILL: RGB = (255, 236, 160)
+
+
+def draw_seat_box(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    colour: RGB,
+    *,
+    acting: bool,
+    won: bool,
+) -> None:
+    """A seat's panel: gold with a bold frame for a winner, tinted in the seat's colour with a
+    bold frame while it is to act, else white with a light frame."""
+    fill = WINNER_FILL if won else tint(colour, 0.82) if acting else WHITE
+    draw.rounded_rectangle(
+        box,
+        radius=10,
+        fill=fill,
+        outline=INK if acting or won else LIGHT_GREY,
+        width=5 if acting or won else 2,
+    )
+
+
+def draw_seat_chip(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    r: float,
+    colour: RGB,
+    letter: str,
+    size: int,
+) -> None:
+    """A seat's colour disc with its letter (``size`` px) on it."""
+    x, y = centre
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
+    draw_centered_text(draw, (x, y + 1), letter, size, text_colour_on(colour))
+
+
 def text_width(text: str, size: int) -> float:
     """Width in px of ``text`` at ``size``."""
     return font(size).getlength(text)
@@ -172,6 +210,23 @@ def wrap_text(text: str, size: int, max_width: float) -> list[str]:
     if current:
         lines.append(current)
     return lines
+
+
+def draw_paragraph(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    max_width: float,
+    fill: RGB = INK,
+    spacing: float = 1.25,
+) -> float:
+    """Draw ``text`` wrapped to ``max_width`` from its top-left ``xy``; returns the y below."""
+    x, y = xy
+    for line in wrap_text(text, size, max_width):
+        draw.text((x, y), line, font=font(size), fill=fill)
+        y += size * spacing
+    return y
 
 
 def fit_text(text: str, size: int, max_width: float) -> str:

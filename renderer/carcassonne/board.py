@@ -31,7 +31,11 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
+    WINNER_FILL,
     draw_centered_text,
+    draw_paragraph,
+    draw_seat_box,
+    draw_seat_chip,
     fit_text,
     fixed_palette,
     font,
@@ -75,7 +79,6 @@ HEADER_HEIGHT = 76
 OVERVIEW = (210, 120)
 EMPTY: RGB = (236, 232, 222)
 GRID: RGB = (222, 217, 205)
-GOLD: RGB = (240, 190, 30)
 
 
 def carcassonne_palette() -> Image.Image:
@@ -90,7 +93,7 @@ def carcassonne_palette() -> Image.Image:
         HIGHLIGHT,
         EMPTY,
         GRID,
-        GOLD,
+        WINNER_FILL,
         *TILE_COLOURS,
         *seats,
         *(tint(c, 0.8) for c in seats),
@@ -636,18 +639,6 @@ def _supply_icons(
     return x
 
 
-def draw_scoreboard(
-    image: Image.Image,
-    top: int,
-    view: Mapping[str, Any],
-    names: Sequence[str] | None,
-    locale: str = "en",
-) -> None:
-    """Header (tile to place, tiles left, discards) and one row per player below it."""
-    draw_header(image, top, view, None, locale)
-    draw_score_rows(image, top + header_height(view, None, image.width), view, names, locale)
-
-
 def draw_header(
     image: Image.Image,
     top: int,
@@ -658,11 +649,9 @@ def draw_header(
     """The tile to place, tiles left and discards; beside a windowed board, the overview."""
     draw = ImageDraw.Draw(image)
     width = image.width
-    big = legible(23, width)
-    small = legible(19, width)
     current = view.get("current_tile")
     overview = overview_size(layout) if layout is not None else (0, 0)
-    text_right = width - 12 - (overview[0] + 12 if overview[0] else 0)
+    text_right = _text_right(width, overview)
     if layout is not None and overview[0]:
         draw_overview(
             image,
@@ -670,34 +659,42 @@ def draw_header(
             layout,
             view,
         )
-    x: float = 12
+    x, paragraphs = _header_paragraphs(view, layout, width, locale)
     if current:
         preview = tile_image(str(current), 0, 56)
         image.paste(preview, (12, top + 9))
-        draw.rectangle((x - 1, top + 8, x + 56, top + 65), outline=INK, width=2)
-        x += 68
-        phase = view.get("phase")
-        label = "img.tile_just_placed" if phase == "figure" else "img.tile_to_place"
+        draw.rectangle((11, top + 8, 68, top + 65), outline=INK, width=2)
+    y: float = top + 8
+    for text, size, colour in paragraphs:
+        y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
+
+
+def _header_paragraphs(
+    view: Mapping[str, Any], layout: BoardLayout | None, width: int, locale: str
+) -> tuple[int, list[tuple[str, int, RGB]]]:
+    """(left edge, the header's paragraphs as (text, size, colour))."""
+    big, small = _text_sizes(width)
+    current = view.get("current_tile")
+    if current:
+        label = "img.tile_just_placed" if view.get("phase") == "figure" else "img.tile_to_place"
         title = t(label, locale, tile=current)
     else:
         title = t("img.game_over", locale) if view.get("finished") else ""
-    y: float = top + 8
-    for line in wrap_text(title, big, text_right - x):
-        draw.text((x, y), line, font=font(big), fill=INK)
-        y += big * 1.25
     info = [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
     discarded = view.get("discarded") or []
     if discarded:
         info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
     if view.get("extra_turn"):
         info.append(t("img.builder_turn", locale))
-    for line in wrap_text(" · ".join(info), small, text_right - x):
-        draw.text((x, y), line, font=font(small), fill=INK)
-        y += small * 1.25
-    if overview[0]:
-        for line in wrap_text(t("img.c.window_hint", locale), small, text_right - x):
-            draw.text((x, y), line, font=font(small), fill=HIGHLIGHT)
-            y += small * 1.25
+    paragraphs = [(title, big, INK), (" · ".join(info), small, INK)]
+    if layout is not None and layout.windowed:
+        paragraphs.append((t("img.c.window_hint", locale), small, HIGHLIGHT))
+    return (80 if current else 12), paragraphs
+
+
+def _text_sizes(width: int) -> tuple[int, int]:
+    """(large, small) text sizes of the header and the rows in an image ``width`` px wide."""
+    return legible(23, width), legible(19, width)
 
 
 def draw_score_rows(
@@ -710,8 +707,7 @@ def draw_score_rows(
     """One row per player: letter, name (winner / to-play tag), score, supply, goods."""
     draw = ImageDraw.Draw(image)
     width = image.width
-    big = legible(23, width)
-    small = legible(19, width)
+    big, small = _text_sizes(width)
     seats = [int(s) for s in view.get("seats") or range(len(view.get("scores") or []))]
     to_act = {int(s) for s in view.get("to_act") or []}
     winners = {int(s) for s in view.get("winners") or []}
@@ -728,28 +724,16 @@ def draw_score_rows(
         acting = seat in to_act and not finished
         won = finished and seat in winners
         box = (6, y + 3, width - 6, y + row - 3)
-        fill = tint(GOLD, 0.6) if won else tint(seat_colour(seat), 0.8) if acting else WHITE
-        draw.rounded_rectangle(
-            box,
-            radius=8,
-            fill=fill,
-            outline=INK if acting or won else LIGHT_GREY,
-            width=4 if acting or won else 2,
-        )
+        draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
         cy = (box[1] + box[3]) / 2
         chip = row * 0.36
-        draw.ellipse(
-            (box[0] + 8, cy - chip, box[0] + 8 + 2 * chip, cy + chip),
-            fill=seat_colour(seat),
-            outline=INK,
-            width=2,
-        )
-        draw_centered_text(
+        draw_seat_chip(
             draw,
-            (box[0] + 8 + chip, cy + 1),
+            (box[0] + 8 + chip, cy),
+            chip,
+            seat_colour(seat),
             seat_letter(seat),
             legible(24, width),
-            text_colour_on(seat_colour(seat)),
         )
         name_x = box[0] + 16 + 2 * chip
         score_x = box[0] + 360
@@ -794,25 +778,28 @@ def _show_goods(view: Mapping[str, Any]) -> bool:
 
 
 def _row_height(width: int) -> int:
-    return max(ROW_HEIGHT, round(legible(23, width) * 2.5))
+    return max(ROW_HEIGHT, round(_text_sizes(width)[0] * 2.5))
 
 
-def header_height(view: Mapping[str, Any], layout: BoardLayout | None, width: int) -> int:
-    """Height of the header: the tile to place and the counts, or the overview if taller."""
-    lines = 2 + (1 if layout is not None and layout.windowed else 0)
-    text = round(legible(23, width) * 1.25 + (lines - 1) * legible(19, width) * 1.25) + 20
-    return max(HEADER_HEIGHT, text, overview_size(layout)[1] + 16 if layout else 0)
+def _text_right(width: int, overview: tuple[int, int]) -> int:
+    return width - 12 - (overview[0] + 12 if overview[0] else 0)
+
+
+def header_height(
+    view: Mapping[str, Any], layout: BoardLayout | None, width: int, locale: str = "en"
+) -> int:
+    """Height of the header: its words, wrapped, or the overview if that is taller."""
+    overview = overview_size(layout) if layout is not None else (0, 0)
+    x, paragraphs = _header_paragraphs(view, layout, width, locale)
+    room = _text_right(width, overview) - x
+    text = sum(len(wrap_text(p, size, room)) * size * 1.25 for p, size, _ in paragraphs)
+    return max(HEADER_HEIGHT, round(text) + 20, overview[1] + 16)
 
 
 def rows_height(view: Mapping[str, Any], width: int) -> int:
     """Height of the players' rows."""
     seats = view.get("seats") or range(len(view.get("scores") or []))
     return _row_height(width) * len(list(seats)) + 8
-
-
-def scoreboard_height(view: Mapping[str, Any], width: int) -> int:
-    """Height of the header plus one row per player, in an image ``width`` px wide."""
-    return header_height(view, None, width) + rows_height(view, width)
 
 
 def scoreboard_width(view: Mapping[str, Any]) -> int:
@@ -842,7 +829,7 @@ def draw_carcassonne_board(
     highlight = [(int(c[0]), int(c[1])) for c in highlight or ()]
     layout = plan_layout(view, highlight, whole=whole)
     width = board_width(view, layout)
-    header = header_height(view, layout, width)
+    header = header_height(view, layout, width, locale)
     rows = rows_height(view, width)
     image = Image.new("RGB", (width, header + layout.height + 8 + rows), PAPER)
     draw_header(image, 0, view, layout, locale)
@@ -868,21 +855,26 @@ def board_width(view: Mapping[str, Any], layout: BoardLayout) -> int:
 
 
 def carcassonne_cell_center(
-    view: Mapping[str, Any], cell: Cell, *, extra: Iterable[Cell] = (), whole: bool = False
+    view: Mapping[str, Any],
+    cell: Cell,
+    *,
+    extra: Iterable[Cell] = (),
+    whole: bool = False,
+    locale: str = "en",
 ) -> tuple[int, int] | None:
     """Pixel centre of ``cell`` in the board image, or ``None`` if it is cropped away.
 
     ``extra`` are the cells the image was asked to include: the highlight of
     ``render_board`` or the legal cells of ``render_placements``; ``whole`` as in
-    ``render_board``.
+    ``render_board``; ``locale`` the language of the image (its header may wrap).
     """
     layout = plan_layout(view, list(extra), whole=whole)
     if not layout.contains(cell):
         return None
     x, y = layout.cell_centre(cell)
-    return x, y + board_top(view, layout)
+    return x, y + board_top(view, layout, locale)
 
 
-def board_top(view: Mapping[str, Any], layout: BoardLayout) -> int:
+def board_top(view: Mapping[str, Any], layout: BoardLayout, locale: str = "en") -> int:
     """How far below the top of the image the board area of ``layout`` starts."""
-    return header_height(view, layout, board_width(view, layout))
+    return header_height(view, layout, board_width(view, layout), locale)

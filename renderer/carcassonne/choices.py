@@ -76,7 +76,7 @@ def draw_placements(
     width = max(
         layout.width + 8, scoreboard_width(view), 560, 12 + len(rotations) * (STRIP_TILE + 24)
     )
-    header = header_height(view, layout, width)
+    header = header_height(view, layout, width, locale)
     board_bottom = header + layout.height + 8
     height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
     image = Image.new("RGB", (width, height), PAPER)
