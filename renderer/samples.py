@@ -1,4 +1,4 @@
-"""A fixed set of sample images of every game: ``python -m renderer.samples [--out DIR]``.
+"""A fixed set of sample images of every game: ``python -m renderer.samples [--out DIR] [NAME…]``.
 
 The samples come from seeded random play-outs of the real engines (so they are the same on
 every run) plus a few positions a play-out rarely reaches: every game, every player count and
@@ -186,11 +186,12 @@ def main(argv: list[str] | None = None) -> None:
     default = Path(tempfile.gettempdir()) / "poeppel-samples"
     parser.add_argument("--out", type=Path, default=default, help=f"folder (default {default})")
     parser.add_argument("--docs", action="store_true", help="write docs/images/ instead")
+    parser.add_argument("names", nargs="*", help="only these samples (default: all)")
     args = parser.parse_args(argv)
     folder = Path(__file__).resolve().parent.parent / "docs" / "images" if args.docs else args.out
     folder.mkdir(parents=True, exist_ok=True)
     for name, render in samples().items():
-        if args.docs and name not in DOCS:
+        if (args.docs and name not in DOCS) or (args.names and name not in args.names):
             continue
         path = folder / (DOCS[name] if args.docs else f"{name}.png")
         data = render()

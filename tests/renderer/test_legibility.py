@@ -24,6 +24,7 @@ def small_texts(render) -> tuple[int, list[tuple[str, float]]]:  # type: ignore[
     clear_caches()  # cached layers hold text too: draw everything afresh
     with recorded_texts() as drawn:
         png = render()
+    assert len(png) <= 300 * 1024, "every PNG stays within 300 KB"
     width = decode(png).width
     assert drawn, "the image has no text at all"
     scale = PHONE_WIDTH / width
@@ -38,7 +39,6 @@ def test_every_text_stays_9_px_tall_on_a_phone(name: str) -> None:
 
 
 def test_the_instrument_sees_pawn_letters_and_catches_small_text() -> None:
-
 
     def tiny() -> bytes:
         image = Image.new("RGB", (800, 100))
