@@ -439,20 +439,26 @@ Painter = Callable[[Image.Image, int], None]
 
 
 def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tuple[int, Painter]:
-    """The last action in words, the card that was played beside it: (height, painter)."""
+    """The last action in words, the card that was played beside it and, tucked on the
+    card's corner, the chip of the seat that played it: (height, painter)."""
     if not move.text and not move.card:
         return 0, lambda image, top: None
     size = legible(layout.width * 0.026, layout.width)
     card_height = round(size * 3.6)
-    x = 20 + (round(card_height * 0.7) + 18 if move.card else 0)
+    x = 20 + (round(card_height * 0.7) + 30 if move.card else 0)
     lines = wrap_text(move.text, size, layout.width - x - 20)
     text_height = round(len(lines) * size * 1.3)
     height = max(card_height if move.card else 0, text_height) + 20
 
     def paint(image: Image.Image, top: int) -> None:
-        if move.card:
-            image.paste(mini_card(game, move.card, card_height, locale), (20, top + 10))
         draw = ImageDraw.Draw(image)
+        if move.card:
+            face = mini_card(game, move.card, card_height, locale)
+            image.paste(face, (20, top + 10))
+            if move.seat is not None:
+                r = size * 0.75
+                corner = (20 + face.width, top + 10 + face.height - r * 0.6)
+                _chip(draw, corner, move.seat, r, size)
         y = top + 10 + (height - 20 - text_height) / 2
         for line in lines:
             draw.text((x, y), line, font=font(size), fill=INK)
