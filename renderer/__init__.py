@@ -6,6 +6,11 @@ I/O, and gives byte-identical PNGs for equal inputs. Seat colours come from the
 colour-blind-safe Okabe–Ito palette and every pawn and figure also carries its seat's letter
 (:data:`renderer.style.SEAT_LETTERS`, :data:`renderer.style.CARCASSONNE_LETTERS`).
 
+Images are drawn for a phone, where Discord shows them about 400 px wide: every text, pawn
+letter and figure letter is at least :data:`renderer.style.MIN_PHONE_TEXT` px tall at that
+width (sizes go through :func:`renderer.style.legible`; ``tests/renderer/test_legibility.py``
+checks every text drawn for the samples of :mod:`renderer.samples`).
+
 Public API
 ----------
 Every function that draws words takes ``locale`` (``"en"``, ``"de"``, ``"hu"``, a regional
