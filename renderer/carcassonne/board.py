@@ -282,7 +282,7 @@ def draw_figure(
         return [(x + px * s * scale, y + py * s * scale) for px, py in points]
 
     if kind in ("follower", "big"):
-        scale = 1.18 if kind == "big" else 1.0
+        scale = 1.08 if kind == "big" else 1.0
         if kind == "big":
             # The big follower's double outline: white halo, then black.
             _meeple(draw, x, y, s * scale * 1.22, INK, INK, 0)
@@ -600,7 +600,7 @@ def overview_size(layout: BoardLayout) -> tuple[int, int]:
 
 
 #: Half the width of each figure's silhouette, in letter sizes (see :func:`draw_figure`).
-_HALF_WIDTH = {"follower": 0.9, "big": 1.3, "builder": 0.85, "pig": 1.15}
+_HALF_WIDTH = {"follower": 0.9, "big": 1.2, "builder": 0.85, "pig": 1.15}
 
 
 def _supply_kinds(supply: Mapping[str, int], options: Mapping[str, Any]) -> list[str]:
