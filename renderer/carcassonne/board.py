@@ -645,8 +645,10 @@ def draw_header(
     view: Mapping[str, Any],
     layout: BoardLayout | None,
     locale: str = "en",
+    names: Sequence[str] | None = None,
 ) -> None:
-    """The tile to place, tiles left and discards; beside a windowed board, the overview."""
+    """The tile to place, tiles left and discards (at the end: the winners); beside a
+    windowed board, the overview."""
     draw = ImageDraw.Draw(image)
     width = image.width
     current = view.get("current_tile")
@@ -667,6 +669,17 @@ def draw_header(
     y: float = top + 8
     for text, size, colour in paragraphs:
         y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
+    winners = _winners(view)
+    if winners:
+        who = " + ".join(player_name(view, seat, names, locale) for seat in winners)
+        big = _text_sizes(width)[0]
+        line = fit_text(t("img.winner", locale, names=who), big, text_right - x)
+        draw.text((x, y), line, font=font(big), fill=INK)
+
+
+def _winners(view: Mapping[str, Any]) -> list[int]:
+    """The winners' seats once the game is over (their names take one header line)."""
+    return [int(s) for s in view.get("winners") or []] if view.get("finished") else []
 
 
 def _header_paragraphs(
@@ -680,13 +693,19 @@ def _header_paragraphs(
         title = t(label, locale, tile=current)
     else:
         title = t("img.game_over", locale) if view.get("finished") else ""
-    info = [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
+    info = (
+        []
+        if view.get("finished")
+        else [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
+    )
     discarded = view.get("discarded") or []
     if discarded:
         info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
     if view.get("extra_turn"):
         info.append(t("img.builder_turn", locale))
-    paragraphs = [(title, big, INK), (" · ".join(info), small, INK)]
+    paragraphs = [(title, big, INK)]
+    if info:
+        paragraphs.append((" · ".join(info), small, INK))
     if layout is not None and layout.windowed:
         paragraphs.append((t("img.c.window_hint", locale), small, HIGHLIGHT))
     return (80 if current else 12), paragraphs
@@ -793,6 +812,8 @@ def header_height(
     x, paragraphs = _header_paragraphs(view, layout, width, locale)
     room = _text_right(width, overview) - x
     text = sum(len(wrap_text(p, size, room)) * size * 1.25 for p, size, _ in paragraphs)
+    if _winners(view):
+        text += _text_sizes(width)[0] * 1.25
     return max(HEADER_HEIGHT, round(text) + 20, overview[1] + 16)
 
 
@@ -832,7 +853,7 @@ def draw_carcassonne_board(
     header = header_height(view, layout, width, locale)
     rows = rows_height(view, width)
     image = Image.new("RGB", (width, header + layout.height + 8 + rows), PAPER)
-    draw_header(image, 0, view, layout, locale)
+    draw_header(image, 0, view, layout, locale, names)
     board = Image.new("RGB", (width, layout.height), PAPER)
     draw_board_area(board, layout, view)
     draw = ImageDraw.Draw(board)

@@ -80,7 +80,7 @@ def draw_placements(
     board_bottom = header + layout.height + 8
     height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
     image = Image.new("RGB", (width, height), PAPER)
-    draw_header(image, 0, view, layout, locale)
+    draw_header(image, 0, view, layout, locale, names)
     board = Image.new("RGB", (width, layout.height), PAPER)
     draw_board_area(board, layout, view)
     draw = ImageDraw.Draw(board)
