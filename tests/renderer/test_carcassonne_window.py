@@ -169,3 +169,17 @@ def test_the_whole_map_of_a_large_game_stays_within_the_image_budget(big_game) -
     view = carcassonne.view(big_game, None)
     for png in (render_board(view), render_board(view, whole=True)):
         assert len(png) <= 300_000
+
+
+def test_the_end_of_the_game_names_the_winners_and_marks_their_rows() -> None:
+    end = carcassonne_position(2, {}, seed=2, tiles=None)
+    view = carcassonne.view(end, None)
+    assert view["finished"]
+    names = ["Anna", "Bence"]
+    clear_caches()
+    with recorded_texts() as drawn:
+        render_board(view, names=names)
+    texts = [text for text, _ in drawn]
+    who = " + ".join(names[s] for s in view["winners"])
+    assert f"Winner: {who}" in texts
+    assert texts.count("winner") == len(view["winners"])
