@@ -526,7 +526,7 @@ def _along(points: list[Point], fraction: float) -> Point:
 
 def _draw_cathedral(draw: ImageDraw.ImageDraw, u: int, centre: Point) -> None:
     """A church with two towers, about half a tile tall, centred on ``centre``."""
-    scale = 0.6
+    scale = 0.85
 
     def p(x: float, y: float) -> Point:
         return ((centre[0] + (x - 0.5) * scale) * u, (centre[1] + (y - 0.45) * scale) * u)
