@@ -1,33 +1,113 @@
-"""What the board images get from the Discord layer: players' names, and for /table board
-the whole map rather than the window around the latest move."""
+"""One board image per act: a person's move and the bot turns after it are told in words, and
+only the newest board — the one with the controls — is drawn (a board costs real CPU)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import AsyncIterator
+from pathlib import Path
 
-from bot.discord_ui.rendering import Renderer
-from tests.bot.discord.conftest import RecordingRenderer, World, private_text
-from tests.bot.discord.driving import Stats, play_race_turn
-from tests.bot.discord.test_refusals import start_tock_against_a_bot
+import pytest
+
+from tests.bot.discord.conftest import RecordingRenderer, World, private_text, running_world
+from tests.bot.discord.driving import Stats, play_tile_turn, selects
+from tests.fakediscord.models import Channel, Message
 
 
-async def test_table_board_asks_for_the_whole_map_with_the_players_names(world: World) -> None:
-    calls: list[dict[str, Any]] = []
-    png = RecordingRenderer().png
+@pytest.fixture
+async def german_server(tmp_path: Path) -> AsyncIterator[tuple[World, RecordingRenderer]]:
+    """A German server whose members read English (so private prompts stay English), and the
+    record of the boards drawn there."""
+    recorder = RecordingRenderer()
+    async with running_world(
+        tmp_path,
+        guild_name="Stammtisch",
+        channel_name="spiele",
+        guild_locale="de",
+        renderer=recorder.renderer(),
+    ) as world:
+        yield world, recorder
 
-    def board(view: Any, *, names: Any = None, whole: bool = False, **_: Any) -> bytes:
-        calls.append({"names": list(names or []), "whole": whole})
-        return png
 
-    world.renderer = Renderer(render_board=board)
+async def start_against_two_bots(world: World, add_bot: str, start: str) -> int:
+    """Alice opens a three-player Carcassonne table, adds two bots and starts; the table id."""
+    opened = await world.alice.slash(world.channel, "carcassonne new", players=3)
+    table_id = int(private_text(opened, world.alice).split("#", 1)[1].split(" ", 1)[0])
+    for _ in range(2):
+        await world.alice.click(world.lobby(table_id), label=add_bot)
+    started = await world.alice.click(world.lobby(table_id), label=start)
+    assert "started" in private_text(started, world.alice)
+    return table_id
+
+
+def alices_board(world: World, thread: Channel) -> Message | None:
+    """The newest board, once it asks alice to play (the bots before her are done)."""
+    boards = world.boards(thread)
+    if boards and boards[-1].components and f"<@{world.alice.id}>" in boards[-1].content:
+        return boards[-1]
+    return None
+
+
+async def alice_plays_once(
+    world: World, recorder: RecordingRenderer, *, labels: tuple[str, str, str]
+) -> tuple[list[Message], int]:
+    """Alice plays one tile against two bots; the messages of that act and the views drawn."""
+    add_bot, start, place = labels
+    table_id = await start_against_two_bots(world, add_bot, start)
+    thread = world.thread_of(world.lobby(table_id))
+    before = await world.wait(lambda: alices_board(world, thread), "alice's first turn")
+    posted_before = len(world.boards(thread))
+    drawn_before = len(recorder.public_views)
+
+    await play_tile_turn(
+        world, table_id, world.alice, thread, random.Random(7), Stats(), label=place
+    )
+    newest = await world.wait(
+        lambda: (b := alices_board(world, thread)) is not None and b.id != before.id and b,
+        "the two bot turns after alice's move",
+    )
+    act = world.boards(thread)[posted_before:]
+    assert act[-1].id == newest.id
+    # Exactly one image for the whole act: the newest board's, showing the newest state.
+    assert [len(m.files) for m in act] == [0] * (len(act) - 1) + [1]
+    assert len(recorder.public_views) - drawn_before == 1
+    assert world.desk is not None
+    table = await world.desk.service.get(table_id)
+    assert newest.files[0].filename == f"board-{table_id}-{table.version}.png"
+    assert recorder.public_views[-1] == await world.desk.service.public_view(table_id)
+    # The earlier updates still tell their moves, without controls.
+    for message in act[:-1]:
+        assert not message.components
+        assert message.content.strip("\u200b").strip(), "an earlier update says nothing"
+    # The newest board carries the controls (the tile's placements), and names alice.
+    menus = selects(newest)
+    assert menus
+    assert all(":put:" in m["custom_id"] for m in menus)
+    assert not newest.buttons
+    assert f"<@{world.alice.id}>" in newest.content
+    return act, table_id
+
+
+async def test_an_act_and_the_bot_turns_after_it_upload_one_image(world: World) -> None:
+    recorder = RecordingRenderer()
+    world.renderer = recorder.renderer()
     await world.restart()
-    table_id, thread = await start_tock_against_a_bot(world, seed=5)
-    await play_race_turn(world, table_id, world.alice, thread, random.Random(1), Stats())
-    assert calls, "a move's board was drawn"
-    assert not any(call["whole"] for call in calls)
-    assert "alice" in calls[-1]["names"]
-    assert any("bot" in name.lower() for name in calls[-1]["names"])
-    again = await world.alice.slash(world.channel, "table board", table=table_id)
-    assert "posted" in private_text(again, world.alice)
-    assert calls[-1]["whole"] is True
+    act, _ = await alice_plays_once(world, recorder, labels=("Add bot", "Start", "Place tile"))
+    # Alice's move and the turns of both bots (a tile, then a figure or none) are told in words.
+    assert act[0].content.startswith("alice: "), act[0].content
+    assert " places " in act[0].content
+    assert any("Bot 2" in m.content for m in act)
+    assert any("Bot 3" in m.content for m in act)
+
+
+async def test_the_moves_told_in_words_follow_the_servers_language(
+    german_server: tuple[World, RecordingRenderer],
+) -> None:
+    world, recorder = german_server
+    act, _ = await alice_plays_once(
+        world, recorder, labels=("Bot hinzufügen", "Starten", "Karte legen")
+    )
+    words = act[0].content
+    assert words.startswith("alice: "), words
+    assert " legt " in words
+    assert " places " not in words
