@@ -7,8 +7,11 @@ are answered privately with the service's sentence.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -16,14 +19,14 @@ from discord import app_commands
 
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
-from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
+from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
-from bot.table_model import Phase, TableError, TableRecord
+from bot.table_model import Phase, TableError, TableNotFound, TableRecord
 from i18n import t
 
 if TYPE_CHECKING:
@@ -37,6 +40,11 @@ PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
 #: The level of bots added with the lobby's "Add bot" button.
 DEFAULT_BOT_LEVEL = "easy"
+#: ``/table board`` posts a table's board at most once in this many seconds; inside the
+#: window it answers with a link to the board (anyone may run it, and each post is an image).
+REPOST_WINDOW = 30.0
+#: Seconds between two looks for boards that could not be posted.
+RETRY_INTERVAL = 15.0
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -48,14 +56,30 @@ class FrontDesk:
     """The bridge between Discord and :class:`bot.tables.TableService`."""
 
     def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
-        self.service = service
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
+        self.service = service
         self.bot: commands.Bot | None = None
         self.bot_level = DEFAULT_BOT_LEVEL
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
+        #: Seconds between retry ticks (:meth:`redeliver`).
+        self.retry_interval = RETRY_INTERVAL
+        #: The clock of ``/table board``'s window (tests move it).
+        self.monotonic: Callable[[], float] = time.monotonic
+        self._reposted: dict[int, float] = {}
+        self._retry_task: asyncio.Task[None] | None = None
+
+    @property
+    def service(self) -> Any:
+        """The table service (the publisher records delivered boards through it)."""
+        return self._service
+
+    @service.setter
+    def service(self, service: Any) -> None:
+        self._service = service
+        self.publisher.service = service
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -72,9 +96,61 @@ class FrontDesk:
         return None
 
     async def attach(self, bot: commands.Bot) -> None:
-        """Called from the bot's ``setup_hook``: remember the bot for posting messages."""
+        """Called from the bot's ``setup_hook``: remember the bot for posting messages, and
+        start the retry ticks that post the boards Discord did not get."""
         self.bot = bot
         self.publisher.bot = bot
+        if self._retry_task is None and self.service is not None:
+            self._retry_task = asyncio.create_task(self._retry_ticks(), name="board-retry")
+
+    async def detach(self) -> None:
+        """Called when the bot closes: stop the retry ticks."""
+        task, self._retry_task = self._retry_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _retry_ticks(self) -> None:
+        assert self.bot is not None
+        # The first tick runs as soon as the bot is connected: on start, every table of this
+        # process whose board a previous process did not post (killed in between) gets it.
+        await self.bot.wait_until_ready()
+        while True:
+            await self.redeliver()
+            await asyncio.sleep(self.retry_interval)
+
+    async def redeliver(self) -> int:
+        """Post the board of every table of this process whose thread has not received it;
+        return how many were posted."""
+        try:
+            tables = await self.service.tables_without_board()
+        except Exception:
+            log.warning("could not look for boards to post", exc_info=True)
+            return 0
+        posted = 0
+        for table in tables:
+            try:
+                await self.publisher.ensure_board(table.id)
+                posted += 1
+            except TableError:
+                continue  # gone meanwhile
+            except discord.HTTPException as error:
+                if 400 <= error.status < 500 and error.status != 429:
+                    # Discord will never take it (the thread was deleted, the bot may no
+                    # longer post there): stop trying, the game itself is stored.
+                    log.warning("giving up the board of table %s: %s", table.id, error)
+                    await self.service.board_delivered(table.id, table.version, None)
+                else:
+                    log.warning(
+                        "the board of table %s is still not posted (%s); next try in %s s",
+                        table.id,
+                        error.status,
+                        self.retry_interval,
+                    )
+            except Exception:
+                log.exception("posting the missing board of table %s failed", table.id)
+        return posted
 
     async def on_effects(self, effects: Effects) -> None:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
@@ -84,12 +160,17 @@ class FrontDesk:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
     async def deliver(self, effects: Effects) -> None:
-        """Send the public part of ``effects``; errors are logged, the move is already stored."""
+        """Send the public part of ``effects``. The move is already stored: a board Discord
+        did not take is posted by the next retry tick (or the next click on an old board)."""
         self.remember(effects.table)
         try:
             await self.publisher.deliver(effects)
-        except discord.HTTPException:
-            log.exception("delivering effects of table %s failed", effects.table.id)
+        except discord.HTTPException as error:
+            log.warning(
+                "delivering effects of table %s failed (%s); the board follows later",
+                effects.table.id,
+                error.status,
+            )
 
     # --- commands --------------------------------------------------------------------------
 
@@ -276,11 +357,46 @@ class FrontDesk:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
             raise TableError(t("desk.not_playing", "en"))
-        view = await self.service.public_view(table_id) or {}
-        await self.publisher.repost_board(
-            table, view, table.version, tuple(view.get("to_act") or ())
-        )
-        await reply_private(interaction, t("desk.board_posted", locale))
+        # A missing board is posted whatever the window; a present one at most every
+        # REPOST_WINDOW seconds (anyone may ask, and each post is a full image).
+        version, newest = await self.service.board_of(table_id)
+        now = self.monotonic()
+        recent = now - self._reposted.get(table_id, -REPOST_WINDOW) < REPOST_WINDOW
+        if version >= table.version and newest is not None and recent:
+            link = board_link(table, newest)
+            await reply_private(interaction, t("robust.board_recent", locale, link=link))
+            return
+        posted = await self.publisher.repost_board(table_id)
+        self._reposted[table_id] = now
+        if posted is None:
+            await reply_private(interaction, t("desk.board_posted", locale))
+            return
+        link = board_link(table, posted)
+        await reply_private(interaction, t("robust.board_posted", locale, link=link))
+
+    async def newest_board_text(self, table_id: int, locale: str) -> str:
+        """ "The board moved on, here is the newest": the answer to a click on an old board,
+        after posting the newest if the thread never received it."""
+        try:
+            newest = await self.publisher.ensure_board(table_id)
+            table = await self.service.get(table_id)
+        except TableNotFound:
+            return t("error.invalid_control", locale)  # a crafted id: no such board
+        except TableError:
+            newest = None
+        except discord.HTTPException as error:
+            log.warning("could not post the newest board of table %s (%s)", table_id, error.status)
+            newest = None
+        if newest is None:
+            return t("error.out_of_date", locale)
+        return t("robust.board_moved", locale, link=board_link(table, newest))
+
+    async def on_old_board(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """A click on a board control that is no longer on its message (the controls were
+        removed when a newer board came): point at the newest board."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        text = await self.newest_board_text(control.table, locale_of(interaction))
+        await reply_private(interaction, text)
 
     # --- components -----------------------------------------------------------------------
 
@@ -289,6 +405,12 @@ class FrontDesk:
     ) -> None:
         """A click on one of our buttons or selects."""
         public = control.action in PUBLIC_ACTIONS
+        message = interaction.message
+        if not public and (message is None or not message.flags.ephemeral):
+            # A prompt's control updates its own private message in place; on a public
+            # message (only a crafted one can carry it) that edit would be public.
+            await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
+            return
         # Acknowledge first: storage and rendering can take longer than Discord's 3 s. Clicks
         # on public messages get an *ephemeral* deferral so every answer to them is private;
         # clicks in a private prompt update that prompt in place.
@@ -304,10 +426,13 @@ class FrontDesk:
         except TableError as error:
             locale = locale_of(interaction)
             await self.answer(interaction, retranslate(str(error), locale), public=public)
-        except prompts.OutOfDate:
+        except prompts.InvalidChoice:
             await self.answer(
-                interaction, t("error.out_of_date", locale_of(interaction)), public=public
+                interaction, t("robust.invalid_choice", locale_of(interaction)), public=public
             )
+        except prompts.OutOfDate:
+            text = await self.newest_board_text(control.table, locale_of(interaction))
+            await self.answer(interaction, text, public=public)
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
             log.exception("control %s failed", control)

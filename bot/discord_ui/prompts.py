@@ -31,6 +31,24 @@ class OutOfDate(Exception):
     """The control was drawn for a turn that is over."""
 
 
+class InvalidChoice(Exception):
+    """The click names no choice on offer (a crafted custom_id or select value)."""
+
+
+def chosen_index(values: Sequence[str], page: int) -> int:
+    """The option a single-choice select of page ``page`` sent: exactly one value, a number
+    on that page (options are ``page * PAGE_SIZE + i``); :class:`InvalidChoice` otherwise."""
+    if len(values) != 1:
+        raise InvalidChoice()
+    value = values[0]
+    if not (value.isascii() and value.isdigit()) or len(value) > 4:
+        raise InvalidChoice()
+    index = int(value)
+    if not page * PAGE_SIZE <= index < (page + 1) * PAGE_SIZE:
+        raise InvalidChoice()
+    return index
+
+
 @dataclass(slots=True)
 class Prompt:
     """A private message to show: text, controls, and an image."""

@@ -10,9 +10,11 @@ import discord
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
+    InvalidChoice,
     OutOfDate,
     Prompt,
     choice_controls,
+    chosen_index,
     edit_prompt,
     load_info,
     require_turn,
@@ -248,11 +250,10 @@ async def handle(
         elif action in ("mv", "ms"):
             require_turn(info)
             moves = choices(info, control.arg(0))
-            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
-            if action == "ms" and not values:
-                raise BadCustomId("a select without a value")
+            number = control.int_arg(1)  # a button's choice, or the page of a select
+            index = chosen_index(values, number) if action == "ms" else number
             if not 0 <= index < len(moves):
-                raise OutOfDate()
+                raise InvalidChoice()
             await play(desk, interaction, control, info, moves[index])
         elif action == "fold":
             require_turn(info)
@@ -262,7 +263,7 @@ async def handle(
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
-        raise OutOfDate() from None
+        raise InvalidChoice() from None
 
 
 async def play(

@@ -18,8 +18,10 @@ from bot.discord_ui.components import button, select
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
+    InvalidChoice,
     OutOfDate,
     Prompt,
+    chosen_index,
     edit_prompt,
     load_info,
     require_turn,
@@ -201,7 +203,10 @@ async def handle(
             prompt = await cells_prompt(desk, info, control.int_arg(0), image=False, locale=locale)
             await edit_prompt(interaction, prompt)
         elif action in ("cell", "cell2"):
-            index = int(values[0]) if action == "cell" and values else control.int_arg(0)
+            # ``cell`` is the select of a page of cells; ``cell2`` the Back button of a cell.
+            index = control.int_arg(0)
+            if action == "cell":
+                index = chosen_index(values, page=index)
             await edit_prompt(interaction, rotations_prompt(desk, info, index, locale))
         elif action == "rot":
             cell, rot = control.int_arg(0), control.int_arg(1)
@@ -221,14 +226,15 @@ async def handle(
         elif action in ("mv", "ms"):
             # The figure phase of a placement made earlier (e.g. by an older bot version).
             moves = list(info.legal_moves)
-            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
+            number = control.int_arg(1)  # a button's choice, or the page of a select
+            index = chosen_index(values, number) if action == "ms" else number
             if not 0 <= index < len(moves):
-                raise OutOfDate()
+                raise InvalidChoice()
             await _act(desk, interaction, control, moves[index], moves[index])
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
-        raise OutOfDate() from None
+        raise InvalidChoice() from None
 
 
 async def _place_first(
