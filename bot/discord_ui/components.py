@@ -153,7 +153,9 @@ async def answer_unknown_component(interaction: discord.Interaction) -> None:
     if match is not None:
         with contextlib.suppress(BadCustomId):
             control = parse_control_id(match["rest"])
-    if control is not None and control.action in BOARD_ACTIONS:
+    on_message = {custom for _type, custom in _component_keys(interaction.message)}
+    if control is not None and control.action in BOARD_ACTIONS and str(control) not in on_message:
+        # Its board lost the control when a newer board came (a client still showing it).
         await interaction.client.desk.on_old_board(interaction, control)
         return
     await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))

@@ -374,7 +374,9 @@ class FrontDesk:
         link = board_link(table, posted)
         await reply_private(interaction, t("robust.board_posted", locale, link=link))
 
-    async def newest_board_text(self, table_id: int, locale: str) -> str:
+    async def newest_board_text(
+        self, table_id: int, locale: str, clicked: int | None = None
+    ) -> str:
         """ "The board moved on, here is the newest": the answer to a click on an old board,
         after posting the newest if the thread never received it."""
         try:
@@ -387,7 +389,7 @@ class FrontDesk:
         except discord.HTTPException as error:
             log.warning("could not post the newest board of table %s (%s)", table_id, error.status)
             newest = None
-        if newest is None:
+        if newest is None or newest == clicked:
             return t("error.out_of_date", locale)
         return t("robust.board_moved", locale, link=board_link(table, newest))
 
@@ -431,7 +433,8 @@ class FrontDesk:
                 interaction, t("robust.invalid_choice", locale_of(interaction)), public=public
             )
         except prompts.OutOfDate:
-            text = await self.newest_board_text(control.table, locale_of(interaction))
+            clicked = interaction.message.id if interaction.message is not None else None
+            text = await self.newest_board_text(control.table, locale_of(interaction), clicked)
             await self.answer(interaction, text, public=public)
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
@@ -458,6 +461,11 @@ class FrontDesk:
         user = interaction.user
         tid = control.table
         locale = locale_of(interaction)
+        if (await self.service.get(tid)).phase is not Phase.LOBBY:
+            # The lobby's buttons go when the game starts; one clicked later (a stale client,
+            # a crafted id) must not act on the game: "Leave" would give up a seat in play.
+            await reply_private(interaction, t("robust.lobby_closed", locale))
+            return
         if control.action == "join":
             effects = await self.service.join(tid, user.id, display_name(user))
             answer = t("lobby.joined", locale)
