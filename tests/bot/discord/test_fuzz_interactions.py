@@ -44,9 +44,27 @@ COUNT = int(os.environ.get("FUZZ_INTERACTIONS", "2000"))
 TIME_LIMIT = 240.0
 #: Interactions in flight at once (several users clicking at the same moment).
 PARALLEL = 6
-ACTIONS = (
-    "join leave bot start hand tile hand2 card jok pg mv ms fold give cpg cell cell2 rot fig"
-).split()
+ACTIONS = [
+    "join",
+    "leave",
+    "bot",
+    "start",
+    "hand",
+    "tile",
+    "hand2",
+    "card",
+    "jok",
+    "pg",
+    "mv",
+    "ms",
+    "fold",
+    "give",
+    "cpg",
+    "cell",
+    "cell2",
+    "rot",
+    "fig",
+]
 ODD_TEXT = ["", "-1", "x", "\u0663", "é", "a" * 41, "9" * 10, " 3", "3 ", "1_0", "0x1", "∞"]
 
 
@@ -162,7 +180,7 @@ class Fuzzer:
             if len(parts) > 5 and rng.random() < 0.4:
                 parts.pop()
             elif rng.random() < 0.5:
-                parts.append(rng.choice(ODD_TEXT + ["0", "1", "25", "999"]))
+                parts.append(rng.choice([*ODD_TEXT, "0", "1", "25", "999"]))
             else:
                 index = rng.randrange(5, len(parts) + 1)
                 parts[min(index, len(parts) - 1)] = rng.choice(ODD_TEXT)
@@ -194,7 +212,7 @@ class Fuzzer:
         if roll < 0.6:
             return [str(rng.choice([25, 26, 49, 99, 1000, 10**12]))]
         if roll < 0.8:
-            return [rng.choice(ODD_TEXT + ["a" * 101, "1" * 200])]
+            return [rng.choice([*ODD_TEXT, "a" * 101, "1" * 200])]
         return [str(i) for i in range(rng.randrange(2, 30))]
 
     def component_type(self, real: int) -> int:
