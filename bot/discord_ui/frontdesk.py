@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui import prompts
+from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
@@ -374,23 +375,34 @@ class FrontDesk:
         link = board_link(table, posted)
         await reply_private(interaction, t("robust.board_posted", locale, link=link))
 
+    async def _newest_board(self, table_id: int) -> tuple[TableRecord, int] | None:
+        """The table and its newest board's message id, after posting that board if the
+        thread never received it; None when there is no board (or Discord is down)."""
+        try:
+            newest = await self.publisher.ensure_board(table_id)
+            table = await self.service.get(table_id)
+        except TableError:
+            return None
+        except discord.HTTPException as error:
+            log.warning("could not post the newest board of table %s (%s)", table_id, error.status)
+            return None
+        return None if newest is None else (table, newest)
+
     async def newest_board_text(
         self, table_id: int, locale: str, clicked: int | None = None
     ) -> str:
         """ "The board moved on, here is the newest": the answer to a click on an old board,
         after posting the newest if the thread never received it."""
         try:
-            newest = await self.publisher.ensure_board(table_id)
-            table = await self.service.get(table_id)
+            await self.service.get(table_id)
         except TableNotFound:
             return t("error.invalid_control", locale)  # a crafted id: no such board
         except TableError:
-            newest = None
-        except discord.HTTPException as error:
-            log.warning("could not post the newest board of table %s (%s)", table_id, error.status)
-            newest = None
-        if newest is None or newest == clicked:
+            pass
+        found = await self._newest_board(table_id)
+        if found is None or found[1] == clicked:
             return t("error.out_of_date", locale)
+        table, newest = found
         return t("robust.board_moved", locale, link=board_link(table, newest))
 
     async def on_old_board(self, interaction: discord.Interaction, control: ControlId) -> None:
@@ -421,6 +433,15 @@ class FrontDesk:
         else:
             await interaction.response.defer()
         try:
+            if control.action in BOARD_ACTIONS and message is not None:
+                # Any click on a board that is not the newest (anyone's: spectators too)
+                # points at the newest, posting it first if the thread never got it.
+                found = await self._newest_board(control.table)
+                if found is not None and found[1] != message.id:
+                    link = board_link(found[0], found[1])
+                    text = t("robust.board_moved", locale_of(interaction), link=link)
+                    await reply_private(interaction, text)
+                    return
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control)
             else:
