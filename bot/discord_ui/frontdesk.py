@@ -117,6 +117,7 @@ class FrontDesk:
         # The first tick runs as soon as the bot is connected: on start, every table of this
         # process whose board a previous process did not post (killed in between) gets it.
         await self.bot.wait_until_ready()
+        log.info("ready: posting the boards threads did not get, every %s s", self.retry_interval)
         while True:
             await self.redeliver()
             await asyncio.sleep(self.retry_interval)
@@ -131,6 +132,7 @@ class FrontDesk:
             return 0
         posted = 0
         for table in tables:
+            log.info("posting the board of table %s, which its thread did not get", table.id)
             try:
                 await self.publisher.ensure_board(table.id)
                 posted += 1

@@ -1,0 +1,162 @@
+"""A bot process killed (SIGKILL) between committing a move and posting its board: the next
+process posts the board by itself, on start, and exactly one board carries the controls.
+
+The bot is a real ``python -m bot.cli run`` process over PostgreSQL, talking to the fake
+Discord of this process (as in :mod:`tests.bot.test_two_processes`). The fake holds the
+bot's first post after alice's move — the move is committed by then — and the test kills the
+process while it waits. Nobody types a command afterwards.
+
+``python -m bench.kills`` repeats it 30 times and prints how often the thread's newest board
+matched the stored game within one retry tick of the restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.discord_ui.app import open_service
+from bot.discord_ui.rendering import Renderer
+from tests.bot.discord.driving import Stats, play_race_turn
+from tests.bot.test_two_processes import (  # noqa: F401 (postgres_url is a fixture)
+    STEP_LIMIT,
+    BotProcess,
+    Game,
+    ProcessWorld,
+    board_version,
+    check_log,
+    guild_on_shard,
+    identified,
+    make_world,
+    postgres_url,
+    process_env,
+    until,
+)
+from tests.fakediscord.faults import Fault
+from tests.fakediscord.server import FakeDiscord
+
+#: The bot's retry tick in these processes (seconds).
+RETRY_SECONDS = 2.0
+#: discord.py waits up to 2 s for the guilds before it is ready (and the first tick runs).
+READY_ALLOWANCE = 2.5
+
+
+def boards_with_controls(world: ProcessWorld, thread: object) -> list[int]:
+    """The versions of the boards in the thread that carry controls."""
+    return [board_version(m) for m in world.boards(thread) if m.buttons]  # type: ignore[arg-type]
+
+
+async def kill_between_commit_and_post(
+    postgres_url: str, tmp_path: Path, kills: int
+) -> list[float]:
+    """Kill the bot ``kills`` times between a commit and its post; return, per kill, the
+    seconds from the new process's IDENTIFY until the thread showed the stored game."""
+    recoveries: list[float] = []
+    async with (
+        FakeDiscord() as fake,
+        open_service(postgres_url, renderer=Renderer()) as observer,
+    ):
+        fake.response_window = 15.0  # real processes on a busy machine
+        world = make_world(fake, guild_on_shard(fake, 0, "Crashes"), observer, postgres_url, "k")
+        env = {
+            **process_env(fake, postgres_url),
+            "BOARD_RETRY_SECONDS": str(RETRY_SECONDS),
+            "LOG_LEVEL": "INFO",
+        }
+        process = BotProcess(0, env, tmp_path)
+        storage = observer.service.storage
+        try:
+            await process.start()
+            await until(lambda: fake.guild_commands or fake.global_commands, "sync", [process])
+            await until(lambda: identified(fake, 0) == 1, "the bot connected", [process])
+            game = Game(world)
+            await game.open()
+            rng = random.Random(8)
+            for _ in range(kills):
+                thread = game.thread()
+                before = await storage.load_table(game.table_id)
+                assert before is not None
+                if game.over():
+                    break
+                hold = asyncio.Event()
+                path = f"/channels/{thread.id}/messages"
+                fired = len(fake.faults.fired)
+                fake.inject_fault(
+                    Fault("POST", path, 503, {"message": "stalled", "code": 0}, hold=hold)
+                )
+                turn = asyncio.create_task(
+                    play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
+                )
+                await until(
+                    lambda: len(fake.faults.fired) > fired or turn.done(),
+                    "the bot posting after the move",
+                    [process],
+                    STEP_LIMIT,
+                )
+                await process.kill()
+                hold.set()
+                turn.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await turn
+                fake.faults.pending.clear()
+                stored = await storage.load_table(game.table_id)
+                assert stored is not None
+                assert stored.version > before.version, "the move was committed before the post"
+
+                starts = identified(fake, 0)
+                await process.start()
+                await until(lambda: identified(fake, 0) > starts, "identified again", [process])
+                ready = time.monotonic()
+                await until(
+                    lambda: boards_with_controls(world, thread) == [stored.version],
+                    "the newest board showing the stored game (and only it with controls)",
+                    [process],
+                    STEP_LIMIT,
+                )
+                recoveries.append(time.monotonic() - ready)
+            # The game goes on from the recovered board, nobody having typed a command.
+            thread = game.thread()
+            version = (await storage.load_table(game.table_id)).version  # type: ignore[union-attr]
+            if not game.over():
+                await play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
+                await until(
+                    lambda: game.over() or game.version() > version, "a board after", [process]
+                )
+            assert await process.stop() == 0
+        finally:
+            await process.stop()
+        output = process.output()
+        assert "Traceback" not in output, output
+        record = await storage.load_table(game.table_id)
+        assert record is not None
+        check_log(record, await storage.load_log(game.table_id), set())
+    return recoveries
+
+
+def report(recoveries: list[float]) -> str:
+    """How often, and how fast, the newest board matched the stored game after a restart."""
+    within = sum(1 for s in recoveries if s <= READY_ALLOWANCE + RETRY_SECONDS)
+    return (
+        f"kills: {len(recoveries)}; newest board = stored game within one retry tick of the "
+        f"restart: {within}/{len(recoveries)}; seconds from IDENTIFY: median "
+        f"{statistics.median(recoveries):.2f}, max {max(recoveries):.2f} "
+        f"(ready ≤ {READY_ALLOWANCE} s, tick {RETRY_SECONDS} s)"
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(240)
+async def test_a_board_lost_to_a_kill_between_commit_and_post_is_posted_on_restart(
+    postgres_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    recoveries = await kill_between_commit_and_post(postgres_url, tmp_path, kills=2)
+    print(report(recoveries))
+    assert len(recoveries) == 2
+    assert all(s <= READY_ALLOWANCE + RETRY_SECONDS for s in recoveries), report(recoveries)
