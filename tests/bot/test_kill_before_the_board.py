@@ -52,20 +52,63 @@ def boards_with_controls(world: ProcessWorld, thread: object) -> list[int]:
     return [board_version(m) for m in world.boards(thread) if m.buttons]  # type: ignore[arg-type]
 
 
+async def kill_once(
+    fake: FakeDiscord, world: ProcessWorld, process: BotProcess, game: Game, rng: random.Random
+) -> float:
+    """Alice moves, the bot is killed while its post hangs, and a new process starts; return
+    the seconds from its IDENTIFY until the thread showed the stored game."""
+    storage = world.desk.service.storage  # type: ignore[union-attr]
+    thread = game.thread()
+    before = await storage.load_table(game.table_id)
+    hold = asyncio.Event()
+    fired = len(fake.faults.fired)
+    stall = {"message": "stalled", "code": 0}
+    fake.inject_fault(Fault("POST", f"/channels/{thread.id}/messages", 503, stall, hold=hold))
+    turn = asyncio.create_task(
+        play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
+    )
+    await until(
+        lambda: len(fake.faults.fired) > fired or turn.done(),
+        "the bot posting after the move",
+        [process],
+        STEP_LIMIT,
+    )
+    await process.kill()
+    hold.set()
+    turn.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await turn
+    fake.faults.pending.clear()
+    stored = await storage.load_table(game.table_id)
+    assert stored.version > before.version, "the move was committed before the post"
+
+    starts = identified(fake, 0)
+    await process.start()
+    await until(lambda: identified(fake, 0) > starts, "identified again", [process])
+    ready = time.monotonic()
+    await until(
+        lambda: boards_with_controls(world, thread) == [stored.version],
+        "the newest board showing the stored game (and only it with controls)",
+        [process],
+        STEP_LIMIT,
+    )
+    return time.monotonic() - ready
+
+
 async def kill_between_commit_and_post(
-    postgres_url: str, tmp_path: Path, kills: int
+    database_url: str, tmp_path: Path, kills: int
 ) -> list[float]:
-    """Kill the bot ``kills`` times between a commit and its post; return, per kill, the
-    seconds from the new process's IDENTIFY until the thread showed the stored game."""
+    """Kill the bot ``kills`` times between a commit and its post (:func:`kill_once`); return
+    the recovery times. Then the game goes on from the recovered board."""
     recoveries: list[float] = []
     async with (
         FakeDiscord() as fake,
-        open_service(postgres_url, renderer=Renderer()) as observer,
+        open_service(database_url, renderer=Renderer()) as observer,
     ):
         fake.response_window = 15.0  # real processes on a busy machine
-        world = make_world(fake, guild_on_shard(fake, 0, "Crashes"), observer, postgres_url, "k")
+        world = make_world(fake, guild_on_shard(fake, 0, "Crashes"), observer, database_url, "k")
         env = {
-            **process_env(fake, postgres_url),
+            **process_env(fake, database_url),
             "BOARD_RETRY_SECONDS": str(RETRY_SECONDS),
             "LOG_LEVEL": "INFO",
         }
@@ -73,58 +116,18 @@ async def kill_between_commit_and_post(
         storage = observer.service.storage
         try:
             await process.start()
-            await until(lambda: fake.guild_commands or fake.global_commands, "sync", [process])
             await until(lambda: identified(fake, 0) == 1, "the bot connected", [process])
             game = Game(world)
             await game.open()
             rng = random.Random(8)
             for _ in range(kills):
-                thread = game.thread()
-                before = await storage.load_table(game.table_id)
-                assert before is not None
                 if game.over():
                     break
-                hold = asyncio.Event()
-                path = f"/channels/{thread.id}/messages"
-                fired = len(fake.faults.fired)
-                fake.inject_fault(
-                    Fault("POST", path, 503, {"message": "stalled", "code": 0}, hold=hold)
-                )
-                turn = asyncio.create_task(
-                    play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
-                )
-                await until(
-                    lambda: len(fake.faults.fired) > fired or turn.done(),
-                    "the bot posting after the move",
-                    [process],
-                    STEP_LIMIT,
-                )
-                await process.kill()
-                hold.set()
-                turn.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await turn
-                fake.faults.pending.clear()
-                stored = await storage.load_table(game.table_id)
-                assert stored is not None
-                assert stored.version > before.version, "the move was committed before the post"
-
-                starts = identified(fake, 0)
-                await process.start()
-                await until(lambda: identified(fake, 0) > starts, "identified again", [process])
-                ready = time.monotonic()
-                await until(
-                    lambda: boards_with_controls(world, thread) == [stored.version],
-                    "the newest board showing the stored game (and only it with controls)",
-                    [process],
-                    STEP_LIMIT,
-                )
-                recoveries.append(time.monotonic() - ready)
+                recoveries.append(await kill_once(fake, world, process, game, rng))
             # The game goes on from the recovered board, nobody having typed a command.
-            thread = game.thread()
-            version = (await storage.load_table(game.table_id)).version  # type: ignore[union-attr]
+            version = game.version()
             if not game.over():
-                await play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
+                await play_race_turn(world, game.table_id, world.alice, game.thread(), rng, Stats())
                 await until(
                     lambda: game.over() or game.version() > version, "a board after", [process]
                 )
