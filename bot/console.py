@@ -291,7 +291,7 @@ async def _loop(
             return _saved(console, table)
         if answer.lower() in ("q", "quit", "exit"):
             return _saved(console, table)
-        move = answer
+        move = typed_move(answer, info.legal_moves)
         if answer.isdigit():
             number = int(answer)
             if not 1 <= number <= len(info.legal_moves):
@@ -304,6 +304,19 @@ async def _loop(
             console.print(f"[red]{error}[/]")
             continue
         _show(console, images, effects, quiet)
+
+
+def typed_move(text: str, legal: Sequence[str]) -> str:
+    """A move typed in notation, as the person meant it: a Jack swap written the other way
+    round (``J:r40<>r30``) is the legal swap of the same two pawns. The engine reads a swap
+    only as written (N-5.2: the moved colour's pawn first); a person need not know that."""
+    card, colon, action = text.partition(":")
+    first, swap, second = action.partition("<>")
+    if colon and swap and text not in legal:
+        flipped = f"{card}:{second}<>{first}"
+        if flipped in legal:
+            return flipped
+    return text
 
 
 def _prompt_table(console: Console, table: TableRecord, info: Any) -> None:

@@ -41,10 +41,9 @@ from tests.bot.test_two_processes import (  # noqa: F401 (postgres_url is a fixt
 from tests.fakediscord.faults import Fault
 from tests.fakediscord.server import FakeDiscord
 
-#: The bot's retry tick in these processes (seconds).
-RETRY_SECONDS = 2.0
-#: discord.py waits up to 2 s for the guilds before it is ready (and the first tick runs).
-READY_ALLOWANCE = 2.5
+#: The bot's retry tick in these processes (seconds): the default of BOARD_RETRY_SECONDS. A
+#: board back sooner than this after the restart was posted by the start-up pass.
+RETRY_SECONDS = 15.0
 
 
 def boards_with_controls(world: ProcessWorld, thread: object) -> list[int]:
@@ -96,7 +95,7 @@ async def kill_once(
 
 
 async def kill_between_commit_and_post(
-    database_url: str, tmp_path: Path, kills: int
+    database_url: str, tmp_path: Path, kills: int, retry_seconds: float = RETRY_SECONDS
 ) -> list[float]:
     """Kill the bot ``kills`` times between a commit and its post (:func:`kill_once`); return
     the recovery times. Then the game goes on from the recovered board."""
@@ -109,7 +108,7 @@ async def kill_between_commit_and_post(
         world = make_world(fake, guild_on_shard(fake, 0, "Crashes"), observer, database_url, "k")
         env = {
             **process_env(fake, database_url),
-            "BOARD_RETRY_SECONDS": str(RETRY_SECONDS),
+            "BOARD_RETRY_SECONDS": str(retry_seconds),
             "LOG_LEVEL": "INFO",
         }
         process = BotProcess(0, env, tmp_path)
@@ -142,14 +141,14 @@ async def kill_between_commit_and_post(
     return recoveries
 
 
-def report(recoveries: list[float]) -> str:
+def report(recoveries: list[float], retry_seconds: float = RETRY_SECONDS) -> str:
     """How often, and how fast, the newest board matched the stored game after a restart."""
-    within = sum(1 for s in recoveries if s <= READY_ALLOWANCE + RETRY_SECONDS)
+    within = sum(1 for s in recoveries if s < retry_seconds)
     return (
-        f"kills: {len(recoveries)}; newest board = stored game within one retry tick of the "
-        f"restart: {within}/{len(recoveries)}; seconds from IDENTIFY: median "
-        f"{statistics.median(recoveries):.2f}, max {max(recoveries):.2f} "
-        f"(ready ≤ {READY_ALLOWANCE} s, tick {RETRY_SECONDS} s)"
+        f"kills: {len(recoveries)}; newest board = stored game within one retry tick "
+        f"({retry_seconds:g} s) of the restart: {within}/{len(recoveries)}; seconds from the new "
+        f"process's IDENTIFY (discord.py is ready about 2 s later): median "
+        f"{statistics.median(recoveries):.2f}, max {max(recoveries):.2f}"
     )
 
 
@@ -162,4 +161,5 @@ async def test_a_board_lost_to_a_kill_between_commit_and_post_is_posted_on_resta
     recoveries = await kill_between_commit_and_post(postgres_url, tmp_path, kills=2)
     print(report(recoveries))
     assert len(recoveries) == 2
-    assert all(s <= READY_ALLOWANCE + RETRY_SECONDS for s in recoveries), report(recoveries)
+    # Back before the first retry tick after start: the start-up pass posted it.
+    assert all(s < RETRY_SECONDS for s in recoveries), report(recoveries)
