@@ -155,7 +155,7 @@ async def test_the_migration_takes_existing_tables_as_delivered(
 ) -> None:
     from bot.storage import migrations
     from bot.storage.rows import INSERT_TABLE, numbered, table_values
-    from tests.bot.conftest import drop_postgres_database, postgres_database, require_postgres
+    from tests.bot.conftest import drop_postgres_database, postgres_or_skip
 
     first = MIGRATIONS[0]
     row = table_values(_record(phase=Phase.PLAYING, version=9, thread_id=77))
@@ -175,12 +175,7 @@ async def test_the_migration_takes_existing_tables_as_delivered(
     else:
         import asyncpg
 
-        created = await postgres_database()
-        if created is None:
-            if require_postgres():
-                pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-            pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-        url, name = created
+        url, name = await postgres_or_skip()
         pg = await asyncpg.connect(url)
         await pg.execute(migrations.SCHEMA_VERSION_TABLE)
         for statement in first[1]:

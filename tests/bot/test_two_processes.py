@@ -33,7 +33,7 @@ from bot.settings import Settings
 from bot.storage import open_storage
 from bot.table_model import LogEntry, LogKind, StaleVersion, TableRecord
 from bot.tables import TableService
-from tests.bot.conftest import drop_postgres_database, postgres_database, require_postgres
+from tests.bot.conftest import drop_postgres_database, postgres_or_skip
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.discord.test_lobby import open_table
@@ -50,12 +50,7 @@ VERSION_IN_ID = re.compile(r"^t:(\d+):v:(\d+):")
 @pytest.fixture
 async def postgres_url() -> AsyncIterator[str]:
     """A fresh PostgreSQL database for the test, dropped afterwards."""
-    created = await postgres_database()
-    if created is None:
-        if require_postgres():
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-    url, name = created
+    url, name = await postgres_or_skip()
     try:
         yield url
     finally:
