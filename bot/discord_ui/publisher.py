@@ -256,7 +256,7 @@ class Publisher:
             # The earlier updates still tell their moves, in words.
             drawn = newest_drawable(boards)
             # Its board is in the thread already (see ``_posted``): tell the moves only.
-            told = bool(boards) and boards[-1].version <= self._posted.get(table.id, -1)
+            told = drawn is not None and boards[drawn].version <= self._posted.get(table.id, -1)
             for position, update in enumerate(boards):
                 await self._post_update(
                     table,
