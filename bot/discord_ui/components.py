@@ -113,7 +113,7 @@ def _component_keys(message: discord.Message | None) -> set[tuple[int, str]]:
     return keys
 
 
-def dispatched(interaction: discord.Interaction) -> bool:
+def dispatched(interaction: discord.Interaction[Any]) -> bool:
     """Whether discord.py hands this component interaction to a :class:`TableControl`.
 
     It does only for a custom_id of our template that the message carries *with the same
@@ -131,7 +131,7 @@ def dispatched(interaction: discord.Interaction) -> bool:
     ) in _component_keys(interaction.message)
 
 
-async def answer_unknown_component(interaction: discord.Interaction) -> None:
+async def answer_unknown_component(interaction: discord.Interaction[Any]) -> None:
     """Answer privately a component click or modal that no :class:`TableControl` will handle.
 
     discord.py silently drops a click whose custom_id matches no template, or that its
@@ -148,13 +148,14 @@ async def answer_unknown_component(interaction: discord.Interaction) -> None:
     if interaction.response.is_done():
         return
     data: Any = interaction.data or {}
-    match = _TEMPLATE.fullmatch(str(data.get("custom_id", "")))
+    custom_id = str(data.get("custom_id", ""))
+    match = _TEMPLATE.fullmatch(custom_id)
     control: ControlId | None = None
     if match is not None:
         with contextlib.suppress(BadCustomId):
             control = parse_control_id(match["rest"])
     on_message = {custom for _type, custom in _component_keys(interaction.message)}
-    if control is not None and control.action in BOARD_ACTIONS and str(control) not in on_message:
+    if control is not None and control.action in BOARD_ACTIONS and custom_id not in on_message:
         # Its board lost the control when a newer board came (a client still showing it).
         await interaction.client.desk.on_old_board(interaction, control)
         return

@@ -44,8 +44,6 @@ class ControlId:
         text = f"t:{self.table}:v:{self.version}:{self.action}"
         if self.args:
             text += ":" + ":".join(self.args)
-        if len(text) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id too long: {text!r}")
         return text
 
     def arg(self, index: int) -> str:
@@ -63,8 +61,11 @@ class ControlId:
 
 
 def control_id(table: int, version: int, action: str, *args: object) -> str:
-    """Build the custom_id text for a control."""
-    return str(ControlId(int(table), int(version), action, tuple(str(a) for a in args)))
+    """Build the custom_id text for a control (:class:`ValueError` past Discord's limit)."""
+    text = str(ControlId(int(table), int(version), action, tuple(str(a) for a in args)))
+    if len(text) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id too long: {text!r}")
+    return text
 
 
 def parse_control_id(rest: str) -> ControlId:

@@ -193,7 +193,8 @@ class Fuzzer:
         elif roll < 0.94:
             return real + ":" + "9" * rng.randrange(60, 120)
         else:
-            return rng.choice(["x:evil", "", "T" + real[1:], "t:", "t::v::", real.upper()])
+            longest = f"t:{2**63 - 1}:v:999999999:{parts[4]}:{'a' * 40}:{'b' * 40}:{'c' * 40}"
+            return rng.choice(["x:evil", "", "T" + real[1:], "t:", "t::v::", real.upper(), longest])
         return ":".join(parts)
 
     def values(self, component: dict[str, Any]) -> list[str] | None:
