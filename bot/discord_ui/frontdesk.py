@@ -158,7 +158,7 @@ class FrontDesk:
     async def on_effects(self, effects: Effects) -> None:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
         try:
-            await self.publisher.deliver(effects)
+            await self.deliver(effects)
         except Exception:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
