@@ -391,16 +391,23 @@ class Publisher:
     async def ensure_board(self, table_id: int) -> int | None:
         """Post the current board if the thread has not received it yet; return the id of the
         table's newest board message (None when it has none)."""
+        newest, behind = await self._board_state(table_id)
+        if not behind:
+            return newest  # the usual case: no need to wait for a delivery in progress
         async with self.lock(table_id):
-            version, message_id = await self.service.board_of(table_id)
-            table = await self.service.get(table_id)
-            if (
-                version >= table.version
-                or table.thread_id is None
-                or table.phase not in (Phase.PLAYING, Phase.FINISHED)
-            ):
-                return message_id
-            return await self._post_current(table_id)
+            newest, behind = await self._board_state(table_id)  # that delivery may have done it
+            return await self._post_current(table_id) if behind else newest
+
+    async def _board_state(self, table_id: int) -> tuple[int | None, bool]:
+        """The newest board's message id, and whether the thread lacks the current one."""
+        version, message_id = await self.service.board_of(table_id)
+        table = await self.service.get(table_id)
+        behind = (
+            version < table.version
+            and table.thread_id is not None
+            and table.phase in (Phase.PLAYING, Phase.FINISHED)
+        )
+        return message_id, behind
 
     async def _post_current(self, table_id: int) -> int | None:
         """Post the stored position as the table's newest board (call with the lock held)."""
