@@ -396,7 +396,32 @@ class Publisher:
             return newest  # the usual case: no need to wait for a delivery in progress
         async with self.lock(table_id):
             newest, behind = await self._board_state(table_id)  # that delivery may have done it
-            return await self._post_current(table_id) if behind else newest
+            if not behind:
+                return newest
+            found = await self._unrecorded_board(table_id)
+            if found is not None:
+                return found
+            return await self._post_current(table_id)
+
+    async def _unrecorded_board(self, table_id: int) -> int | None:
+        """A board of the current version already in the thread (a process died after posting
+        it, before recording it): record it rather than post it twice. Its id, or None."""
+        table = await self.service.get(table_id)
+        if table.thread_id is None or table.phase is not Phase.PLAYING:
+            return None
+        thread = await self.channel(table.thread_id)
+        wanted = control_id(table.id, table.version, "")
+        for message in await self._boards_with_controls(thread, keep=0):
+            ids = [
+                getattr(c, "custom_id", None) for row in message.components for c in row.children
+            ]
+            if any(str(custom).startswith(wanted) for custom in ids):
+                self._posted[table_id] = table.version
+                await self._record_board(table_id, table.version, message.id)
+                await self._retire_previous_board(table_id, thread, keep=message.id)
+                self._last_board[table_id] = thread.get_partial_message(message.id)
+                return int(message.id)
+        return None
 
     async def _board_state(self, table_id: int) -> tuple[int | None, bool]:
         """The newest board's message id, and whether the thread lacks the current one."""

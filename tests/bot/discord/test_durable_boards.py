@@ -3,6 +3,7 @@ at the newest, and ``/table board`` cannot flood a thread."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 
@@ -113,3 +114,35 @@ async def test_table_board_reposts_at_most_once_per_table_every_30_seconds(world
     await world.alice.slash(world.channel, "table board", table=table_id)
     assert len(world.boards(thread)) == count + 2
     await world.wait(lambda: boards_with_controls(world, thread) == [world.boards(thread)[-1]])
+
+
+async def test_a_board_posted_but_not_recorded_before_a_restart_leaves_one_with_controls(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process dies after posting a board and before recording it: the next process
+    # takes the table as lacking its board, finds it in the thread and records it, so that
+    # the thread gets no second copy and exactly one board carries controls.
+    table_id, thread = await start_tock_against_a_bot(world, seed=38)
+    service = world.desk.service  # type: ignore[union-attr]
+
+    async def lost(*_args: object) -> None:
+        raise OSError("the process died here")
+
+    monkeypatch.setattr(service, "board_delivered", lost)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(4), Stats())
+    stored = await service.get(table_id)
+    assert (await service.board_of(table_id))[0] < stored.version, "not recorded"
+    monkeypatch.undo()
+    posted = world.boards(thread)[-1]
+    count = len(world.boards(thread))
+    world.retry_interval = 0.3
+    await world.restart()
+    new_service = world.desk.service  # type: ignore[union-attr]
+    # The new process finds that board in the thread and records it instead of posting twice.
+    for _ in range(200):
+        if (await new_service.board_of(table_id))[0] == stored.version:
+            break
+        await asyncio.sleep(0.02)
+    assert await new_service.board_of(table_id) == (stored.version, posted.id)
+    assert len(world.boards(thread)) == count, "no second copy of the board"
+    assert [board_version(b) for b in boards_with_controls(world, thread)] == [stored.version]
