@@ -158,8 +158,10 @@ async def test_a_board_lost_to_a_kill_between_commit_and_post_is_posted_on_resta
     postgres_url: str,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    recoveries = await kill_between_commit_and_post(postgres_url, tmp_path, kills=2)
-    print(report(recoveries))
+    # With a retry tick far beyond the test's waits, a board that came back was posted by the
+    # start-up pass of the new process (how fast is bench.kills' business, not a test's).
+    recoveries = await kill_between_commit_and_post(
+        postgres_url, tmp_path, kills=2, retry_seconds=3600
+    )
+    print(report(recoveries, retry_seconds=3600))
     assert len(recoveries) == 2
-    # Back before the first retry tick after start: the start-up pass posted it.
-    assert all(s < RETRY_SECONDS for s in recoveries), report(recoveries)
