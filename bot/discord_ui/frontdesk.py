@@ -119,12 +119,15 @@ class FrontDesk:
         await self.bot.wait_until_ready()
         log.info("ready: posting the boards threads did not get, every %s s", self.retry_interval)
         while True:
-            await self.redeliver()
+            try:
+                await self.redeliver()
+            except Exception:  # a bug must not end the ticks for good
+                log.exception("the retry tick failed")
             await asyncio.sleep(self.retry_interval)
 
     async def redeliver(self) -> int:
         """Post the board of every table of this process whose thread has not received it;
-        return how many were posted."""
+        return how many tables were brought up to date."""
         try:
             tables = await self.service.tables_without_board()
         except Exception:
@@ -393,8 +396,8 @@ class FrontDesk:
     async def newest_board_text(
         self, table_id: int, locale: str, clicked: int | None = None
     ) -> str:
-        """ "The board moved on, here is the newest": the answer to a click on an old board,
-        after posting the newest if the thread never received it."""
+        """The answer to a click on an old board: the board moved on, here is the newest
+        (posted first if the thread never received it)."""
         try:
             await self.service.get(table_id)
         except TableNotFound:

@@ -418,8 +418,10 @@ class Publisher:
             if any(str(custom).startswith(wanted) for custom in ids):
                 self._posted[table_id] = table.version
                 await self._record_board(table_id, table.version, message.id)
-                await self._retire_previous_board(table_id, thread, keep=message.id)
-                self._last_board[table_id] = thread.get_partial_message(message.id)
+                if getattr(self._last_board.get(table_id), "id", None) != message.id:
+                    # Posted by an earlier process: the boards before it may keep controls.
+                    await self._retire_previous_board(table_id, thread, keep=message.id)
+                    self._last_board[table_id] = thread.get_partial_message(message.id)
                 return int(message.id)
         return None
 
