@@ -320,11 +320,12 @@ class Publisher:
         if view is not None:
             kwargs["view"] = view
         message = await send_with_retry(thread, kwargs)
-        if update.kind == "reminder":
-            return int(message.id)  # a reminder leaves the controls where they are
-        if last:
-            self._posted[table.id] = max(update.version, self._posted.get(table.id, -1))
-            await self._record_board(table.id, update.version, message.id)
+        if update.kind == "reminder" or not last:
+            # A reminder, or the words of an update before the delivery's newest board, leaves
+            # the controls where they are (on the board they belong to until the newest comes).
+            return int(message.id)
+        self._posted[table.id] = max(update.version, self._posted.get(table.id, -1))
+        await self._record_board(table.id, update.version, message.id)
         await self._retire_previous_board(table.id, thread, keep=message.id)
         if view is not None:
             self._last_board[table.id] = thread.get_partial_message(message.id)

@@ -150,3 +150,21 @@ async def test_a_board_posted_but_not_recorded_is_recorded_not_posted_twice(
     assert await new_service.board_of(table_id) == (stored.version, posted.id)
     assert len(world.boards(thread)) == count, "no second copy of the board"
     assert [board_version(b) for b in boards_with_controls(world, thread)] == [stored.version]
+
+
+async def test_a_delivery_beaten_by_the_retry_tick_tells_the_move_and_leaves_the_controls(
+    world: World,
+) -> None:
+    # Between a move's commit and its delivery, the retry tick (or a click on an old board)
+    # may post the table's board first. The delivery then only tells the move in words: no
+    # second image, and the controls stay on that board.
+    table_id, thread = await start_tock_against_a_bot(world, seed=39)
+    publisher = world.desk.publisher  # type: ignore[union-attr]
+    board = world.newest_board(thread)
+    count = len(world.boards(thread))
+    publisher._posted[table_id] = 10**6  # as if that board were the move's, posted already
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(5), Stats())
+    await world.wait(lambda: len(world.boards(thread)) > count)
+    told = world.boards(thread)[count:]
+    assert all(not m.files and not m.buttons for m in told), "words only"
+    assert boards_with_controls(world, thread) == [board], "the controls stay where they are"

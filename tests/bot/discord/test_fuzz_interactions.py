@@ -100,6 +100,7 @@ class Tally:
     public: int = 0
     illegal: int = 0
     legal_changes: int = 0
+    stuck: int = 0
     errors: int = 0
     kinds: Counter[str] = dataclasses.field(default_factory=Counter)
     examples: list[str] = dataclasses.field(default_factory=list)
@@ -108,8 +109,9 @@ class Tally:
         return (
             f"fuzz: {self.sent} interactions: {self.answered} answered privately, "
             f"{self.unanswered} unanswered, {self.public} public answers, {self.illegal} tables "
-            f"changed illegally ({self.legal_changes} moves by the seat to act), {self.errors} "
-            "errors in the bot's log"
+            f"changed illegally ({self.legal_changes} moves by the seat to act), {self.stuck} "
+            f"times a table in play had no board with controls, {self.errors} errors in the "
+            "bot's log"
         )
 
 
@@ -227,10 +229,13 @@ class Fuzzer:
         service = self.world.desk.service  # type: ignore[union-attr]
         return {t: (await service.get(t)).version for t in self.tables}
 
+    def visible(self, user: ScriptedUser) -> list[Target]:
+        """The targets ``user`` sees: Discord routes no click on another's ephemeral message."""
+        return [t for t in self.targets if t.message.visible_for(user.user)]
+
     async def send_one(self, user: ScriptedUser) -> InteractionResult:
         rng = self.rng
-        # Only what the user sees: Discord routes no click on someone else's ephemeral message.
-        target = rng.choice([t for t in self.targets if t.message.visible_for(user.user)])
+        target = rng.choice(self.visible(user))
         real = target.component
         custom_id = self.custom_id(str(real["custom_id"]))
         ctype = self.component_type(int(real["type"]))
@@ -301,17 +306,33 @@ class Fuzzer:
             before = await self.snapshot()
             acting = await self.to_act()
             batch = []
+            # (Someone who sees no control now, e.g. when a game is over, clicks nothing.)
+            able = [n for n in names if self.visible(self.users[n])] or names
             for _ in range(min(PARALLEL, count - self.tally.sent)):
-                name = self.rng.choice(names)
+                name = self.rng.choice(able)
                 user = self.users[name]
                 batch.append((name, user, await self.send_one(user)))
             await asyncio.gather(*(settle(r) for _, _, r in batch))
             for name, user, result in batch:
                 self.judge(user, result, f"{name} {result.interaction.payload['data']}")
+            await self.check_controls()
             if await self.snapshot() != before:
                 # Several users in the batch: the change must be explained by one of them.
                 await self.check_batch(batch_users(batch), before, acting)
         return self.tally
+
+    async def check_controls(self) -> None:
+        """A table in play always has a board with controls in its thread (a new board comes
+        before the old one loses them), whatever was clicked."""
+        service = self.world.desk.service  # type: ignore[union-attr]
+        for table_id in self.tables:
+            table = await service.get(table_id)
+            if table.phase is not Phase.PLAYING or table.thread_id is None:
+                continue
+            thread = self.world.fake.channel_of(table.thread_id)
+            if not any(m.buttons for m in self.world.boards(thread)):
+                self.tally.stuck += 1
+                self.tally.examples.append(f"table {table_id} has no board with controls")
 
     async def check_batch(
         self, users: dict[str, ScriptedUser], before: dict[int, int], acting: dict[int, set[int]]
@@ -422,7 +443,8 @@ async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing
     )
 
     assert tally.sent >= COUNT, f"only {tally.sent} interactions in {TIME_LIMIT} s"
-    assert (tally.unanswered, tally.public, tally.illegal, tally.errors) == (0, 0, 0, 0), (
+    counts = (tally.unanswered, tally.public, tally.illegal, tally.stuck, tally.errors)
+    assert counts == (0, 0, 0, 0, 0), (
         tally.line(),
         problems,
     )
