@@ -20,7 +20,7 @@ from i18n import t
 
 _TEMPLATE = re.compile(TEMPLATE)
 #: The controls of a board in the thread (a click on an older board points at the newest).
-BOARD_ACTIONS = frozenset({"hand", "tile"})
+BOARD_ACTIONS = frozenset({"hand", "tile", "put"})
 
 
 class TableControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):

@@ -33,13 +33,15 @@ from bot.settings import Settings
 from bot.storage import open_storage
 from bot.table_model import LogEntry, LogKind, StaleVersion, TableRecord
 from bot.tables import TableService
-from tests.bot.conftest import drop_postgres_database, postgres_or_skip
+from tests.bot.conftest import drop_postgres_database, postgres_database, require_postgres
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.discord.test_lobby import open_table
 from tests.fakediscord.models import Guild, Message
 from tests.fakediscord.server import FakeDiscord
 
+#: The checkout these tests belong to.
+ROOT = Path(__file__).resolve().parents[2]
 SHARD_COUNT = 2
 #: Generous limits: the bots are real processes on a machine that may be busy.
 START_LIMIT = 90.0
@@ -50,7 +52,12 @@ VERSION_IN_ID = re.compile(r"^t:(\d+):v:(\d+):")
 @pytest.fixture
 async def postgres_url() -> AsyncIterator[str]:
     """A fresh PostgreSQL database for the test, dropped afterwards."""
-    url, name = await postgres_or_skip()
+    created = await postgres_database()
+    if created is None:
+        if require_postgres():
+            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
+        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
+    url, name = created
     try:
         yield url
     finally:
@@ -143,8 +150,9 @@ def process_env(fake: FakeDiscord, database_url: str) -> dict[str, str]:
         # Both ask to sync; only the process owning shard 0 may (see app.syncs_commands).
         SYNC_COMMANDS="true",
         LOG_LEVEL="WARNING",
-        # The code under test, not whatever checkout the virtualenv's editable install names.
-        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+        # The processes run from an empty folder: import the code under test (this checkout),
+        # not whichever checkout the virtualenv was installed from.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     return env
 
