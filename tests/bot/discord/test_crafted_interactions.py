@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.discord.conftest import World, private_text
-from tests.bot.discord.driving import open_prompt, selects
+from tests.bot.discord.driving import selects
 from tests.bot.discord.test_lobby import open_table
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 
@@ -37,7 +37,7 @@ async def test_a_table_id_beyond_the_databases_range_is_refused(world: World) ->
     assert "no table" in private_text(big, world.alice).lower()
 
 
-async def test_a_cell_select_with_no_value_is_refused_not_read_as_the_first_cell(
+async def test_a_placement_select_with_no_value_is_refused_not_read_as_a_placement(
     world: World,
 ) -> None:
     world.seeds.append(3)
@@ -46,15 +46,13 @@ async def test_a_cell_select_with_no_value_is_refused_not_read_as_the_first_cell
     await world.alice.click(world.lobby(table_id), label="Start")
     thread = world.thread_of(world.lobby(table_id))
     board = await world.wait(lambda: world.newest_board(thread))
-    prompt = await open_prompt(world, world.alice, board, "Place tile")
-    menu = selects(prompt)[0]
-    before = prompt.content
-    data = {"custom_id": menu["custom_id"], "component_type": 3, "values": []}
-    result = await world.alice._interact(3, thread, data, message=prompt, wait=True, timeout=5)
-    assert result.response_type == 6
-    await world.wait(lambda: prompt.content != before)
-    assert "not on offer" in prompt.content, prompt.content
-    assert not any(":rot:" in b["custom_id"] for b in prompt.buttons), "no rotations offered"
+    menu = selects(board)[0]
+    for values in ([], [menu["options"][0]["value"]] * 2):
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": values}
+        result = await world.alice._interact(3, thread, data, message=board, wait=True, timeout=5)
+        assert "not on offer" in private_text(result, world.alice), values
+        assert not any(":fig:" in b["custom_id"] for m in result.messages for b in m.buttons)
+    assert await world.desk.service.storage.load_log(table_id) == []
 
 
 class _Crafted:

@@ -330,7 +330,7 @@ class Fuzzer:
             if table.phase is not Phase.PLAYING or table.thread_id is None:
                 continue
             thread = self.world.fake.channel_of(table.thread_id)
-            if not any(m.buttons for m in self.world.boards(thread)):
+            if not any(m.components for m in self.world.boards(thread)):
                 self.tally.stuck += 1
                 self.tally.examples.append(f"table {table_id} has no board with controls")
 
@@ -384,7 +384,7 @@ async def fuzz_world(tmp_path: Path) -> AsyncIterator[World]:
 
 async def open_tables(world: World, dave: ScriptedUser) -> list[int]:
     """A Tock table in play (alice, bob, dave who left, a bot), an abandoned one, and a
-    Carcassonne table in play (alice and a bot); prompts opened on the way."""
+    Carcassonne table in play (alice and a bot); hands opened on the way."""
     world.seeds.extend([41, 42, 43])
     tock, lobby = await open_table(world, "tock", players=4)
     await world.bob.click(lobby, label="Join")
@@ -405,11 +405,11 @@ async def open_tables(world: World, dave: ScriptedUser) -> list[int]:
     await world.alice.click(lobby, label="Add bot")
     await world.alice.click(world.lobby(tiles), label="Start")
     tile_thread = world.thread_of(world.lobby(tiles))
-    board = await world.wait(lambda: world.newest_board(tile_thread))
-    # Prompts to harvest: the hands of both seated players, the cells of the tile.
+    await world.wait(lambda: world.newest_board(tile_thread))
+    # Prompts to harvest: the hands of both seated players (the tile's placements are on
+    # its board).
     for user in (world.alice, world.bob):
         await open_prompt(world, user, world.newest_board(thread), "Show my hand")
-    await open_prompt(world, world.alice, board, "Place tile")
     return [tock, over, tiles]
 
 
