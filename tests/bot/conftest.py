@@ -347,19 +347,19 @@ async def drop_postgres_database(name: str) -> None:
         await conn.close()
 
 
-async def postgres_database_or_skip() -> tuple[str, str]:
-    """A fresh database (url, name); the test is skipped without a server (failed when
-    POEPPEL_REQUIRE_POSTGRES=1)."""
+def require_postgres() -> bool:
+    return os.environ.get("POEPPEL_REQUIRE_POSTGRES") == "1"
+
+
+async def postgres_or_skip() -> tuple[str, str]:
+    """A fresh database as (url, name) for :func:`drop_postgres_database`; without a server
+    the test is skipped with a reason (or fails, when ``POEPPEL_REQUIRE_POSTGRES=1``)."""
     created = await postgres_database()
     if created is None:
         if require_postgres():
             pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
         pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
     return created
-
-
-def require_postgres() -> bool:
-    return os.environ.get("POEPPEL_REQUIRE_POSTGRES") == "1"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -370,7 +370,7 @@ async def any_storage(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIte
         yield store
         await store.close()
         return
-    url, name = await postgres_database_or_skip()
+    url, name = await postgres_or_skip()
     store = await open_storage(url)
     try:
         yield store

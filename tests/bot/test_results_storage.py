@@ -11,7 +11,7 @@ from bot.results import GameResult, SeatResult
 from bot.storage import migrations, open_storage
 from bot.storage.base import Storage
 from bot.table_model import Phase, Seat, TableRecord
-from tests.bot.conftest import drop_postgres_database, postgres_database_or_skip
+from tests.bot.conftest import drop_postgres_database, postgres_or_skip
 
 GUILD = 5
 
@@ -69,14 +69,20 @@ async def test_results_history_and_leaderboard(any_storage: Storage) -> None:
     assert [r.player for r in await any_storage.leaderboard(GUILD, "dog")] == ["u:9"]
 
 
+#: The migration that brings results and ratings; a database of the schema before it is one
+#: every earlier release left behind.
+RESULTS_MIGRATION = 3
+PREVIOUS = [(v, stmts) for v, stmts in migrations.MIGRATIONS if v < RESULTS_MIGRATION]
+
+
 def _first_schema(path: Path) -> None:
-    """A database exactly as the first release (schema version 1) left it, with a table."""
+    """A database exactly as the previous schema (before results) left it, with a table."""
     conn = sqlite3.connect(path)
     conn.execute(migrations.SCHEMA_VERSION_TABLE)
-    version, statements = migrations.MIGRATIONS[0]
-    for statement in statements:
-        conn.execute(migrations.render(statement, migrations.SQLITE))
-    conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+    for version, statements in PREVIOUS:
+        for statement in statements:
+            conn.execute(migrations.render(statement, migrations.SQLITE))
+        conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
     conn.execute(
         "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id, seats, players,"
         " phase, version, turn_time, absent_policy, reminded, log_length, winners, extra,"
@@ -88,7 +94,7 @@ def _first_schema(path: Path) -> None:
     conn.close()
 
 
-async def test_the_migration_keeps_every_table_of_the_first_schema(tmp_path: Path) -> None:
+async def test_the_migration_keeps_every_table_of_the_previous_schema(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     _first_schema(path)
     storage = await open_storage(f"sqlite:///{path}")
@@ -112,14 +118,14 @@ async def test_the_migration_keeps_every_table_of_the_first_schema(tmp_path: Pat
 async def test_the_migration_on_postgres_keeps_every_table() -> None:
     import asyncpg
 
-    url, name = await postgres_database_or_skip()
+    url, name = await postgres_or_skip()
     try:
         conn = await asyncpg.connect(url)
         await conn.execute(migrations.SCHEMA_VERSION_TABLE)
-        version, statements = migrations.MIGRATIONS[0]
-        for statement in statements:
-            await conn.execute(migrations.render(statement, migrations.POSTGRES))
-        await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+        for version, statements in PREVIOUS:
+            for statement in statements:
+                await conn.execute(migrations.render(statement, migrations.POSTGRES))
+            await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
         await conn.execute(
             "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id, seats,"
             " players, phase, version, turn_time, absent_policy, reminded, log_length, winners,"
