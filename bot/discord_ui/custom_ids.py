@@ -74,7 +74,8 @@ def parse_control_id(rest: str) -> ControlId:
     if match is None:
         raise BadCustomId(f"malformed custom_id t:{rest!r}")
     table = int(match["table"])
-    if not 0 < table <= MAX_ID:
+    # 0 is no table: the controls about none (``/history``'s pages) carry it.
+    if not 0 <= table <= MAX_ID:
         raise BadCustomId(f"no table could have the id in t:{rest!r}")
     args = tuple(a for a in match["args"].split(":")[1:])
     return ControlId(table, int(match["version"]), match["action"], args)
