@@ -49,8 +49,12 @@ class LobbyMixin(UpdatesMixin):
         absent_policy: str = "auto",
         seed: int | None = None,
         seat_host: bool = True,
+        hints: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
+
+        ``hints`` lets seated players ask the ``hard`` bot for their move (see
+        :mod:`bot.table_hints`); such a table is never rated.
 
         ``players`` is the number of seats (default: the game's largest count that is at most
         4). Raises :class:`InvalidTableOptions` naming a bad game, option, player count, turn
@@ -99,6 +103,7 @@ class LobbyMixin(UpdatesMixin):
             turn_time=turn_time,
             absent_policy=absent_policy,
             version=1,
+            extra={"hints": True} if hints else {},
             created_at=now,
             updated_at=now,
         )

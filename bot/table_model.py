@@ -173,6 +173,11 @@ class TableRecord:
         return None
 
     @property
+    def hints(self) -> bool:
+        """True for a table opened with hints on (learners may ask the bot; never rated)."""
+        return bool(self.extra.get("hints"))
+
+    @property
     def active(self) -> bool:
         """True while the table is in its lobby or being played."""
         return self.phase in (Phase.LOBBY, Phase.PLAYING)

@@ -44,6 +44,7 @@ from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
+from bot.table_hints import HintsMixin, HintsOff, TableHint
 from bot.table_lobby import LobbyMixin
 from bot.table_model import (
     ABSENT_POLICIES,
@@ -77,6 +78,7 @@ __all__ = [
     "BadSeat",
     "CannotStart",
     "Effects",
+    "HintsOff",
     "IllegalMoveError",
     "InvalidTableOptions",
     "Listener",
@@ -91,6 +93,7 @@ __all__ = [
     "StaleVersion",
     "TableError",
     "TableFull",
+    "TableHint",
     "TableNotFound",
     "TableRecord",
     "TableService",
@@ -98,7 +101,7 @@ __all__ = [
 ]
 
 
-class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
+class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMixin):
     """Creates and runs tables for many guilds in one process. See the module docstring.
 
     ``storage`` must be open. ``clock`` gives wall time for the turn clock. ``listener``
@@ -136,6 +139,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
         self.listener = listener
         self.owns_guild = owns_guild or (lambda _guild: True)
         self.choose_bot_move = choose_bot_move or engine_chooser(bot_time_budget)
+        self.hint_time_budget = bot_time_budget
         self._load_game = load_game
         self._modules: dict[str, Any] = {}
         self.snapshot_every = snapshot_every

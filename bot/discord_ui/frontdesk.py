@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.hints import hint_text
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
@@ -100,6 +101,7 @@ class FrontDesk:
         players: int,
         options: Mapping[str, Any],
         turn_time: int,
+        hints: bool = False,
     ) -> None:
         """``/<game> new``: create the table, post its lobby and open its thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -122,6 +124,7 @@ class FrontDesk:
                 options=engine_options(game, options),
                 turn_time=turn_time,
                 seed=self.seed_for_new_table(),
+                hints=hints,
             )
         except TableError as error:
             await reply_private(interaction, retranslate(str(error), locale))
@@ -237,6 +240,9 @@ class FrontDesk:
                 return
             elif action == "log":
                 await reply_private(interaction, await self._log_text(tid, locale))
+                return
+            elif action == "hint":
+                await reply_private(interaction, await hint_text(self, tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
                 raise TableError(f"Unknown action {action}.")

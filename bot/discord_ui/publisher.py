@@ -272,7 +272,8 @@ class Publisher:
         thread = await self.channel(table.thread_id)
         locale = self.locale(table)
         turn, users = turn_line(table, update, locale) if last else ("", [])
-        text = "\n".join(part for part in (update_text(table, update, locale), turn) if part)
+        note = t("hint.board", locale) if last and table.hints and update.to_act else ""
+        text = "\n".join(p for p in (update_text(table, update, locale), turn, note) if p)
         files: list[discord.File] = []
         if draw and update.view is not None and drawable(update):
             image = await self.renderer.board(

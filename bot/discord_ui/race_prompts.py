@@ -9,6 +9,7 @@ import discord
 
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.hints import hint_buttons, hint_text
 from bot.discord_ui.prompts import (
     OutOfDate,
     Prompt,
@@ -18,6 +19,7 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
 from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
@@ -153,6 +155,7 @@ async def hand_prompt(
                     row=4,
                 )
             )
+    items += hint_buttons(info.table, info.to_act, 4, locale)
     if not hand:
         lines.append(t("race.no_cards", locale))
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
@@ -228,6 +231,11 @@ async def handle(
         # from the previous one is still the same hand.
         info = await load_info(desk, interaction, control, strict=False)
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
+        return
+    if action == "hint":
+        await reply_private(
+            interaction, await hint_text(desk, control.table, interaction.user.id, locale)
+        )
         return
     info = await load_info(desk, interaction, control, strict=False)
     try:

@@ -16,6 +16,7 @@ import discord
 
 from bot.discord_ui.components import button, select
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.hints import hint_buttons, hint_text
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     OutOfDate,
@@ -25,6 +26,7 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
 from i18n import t
@@ -120,6 +122,7 @@ async def cells_prompt(
     if page < pages - 1:
         following = control_id(table, version, "cpg", page + 1)
         items.append(button(t("prompt.next", locale), following, row=1))
+    items += hint_buttons(info.table, info.to_act, 2, locale)
     tile = view.get("current_tile")
     text = t("tile.where", locale, tile=tile, count=len(order))
     file = await desk.renderer.placements(view, placements, locale=locale) if image else None
@@ -193,6 +196,11 @@ async def handle(
         info = await load_info(desk, interaction, control, strict=True)
         require_turn(info)
         await send_prompt(interaction, await _start_prompt(desk, info, locale))
+        return
+    if action == "hint":
+        await reply_private(
+            interaction, await hint_text(desk, control.table, interaction.user.id, locale)
+        )
         return
     info = await load_info(desk, interaction, control, strict=False)
     require_turn(info)
