@@ -19,8 +19,9 @@ from engine import dog, tock
 from engine.bots import choose_move
 from engine.carcassonne.setup import land_tiles, make_options
 
-#: A generous clock with an iteration cap: ``hard`` is deterministic for its seed.
-HARD = {"iterations": 16, "time_budget": 60.0}
+#: A generous clock with an iteration cap (about the worlds of a real move): ``hard`` is
+#: deterministic for its seed.
+HARD = {"iterations": 48, "time_budget": 60.0}
 LEVELS = ("normal", "hard")
 TEAMS = {"teams": [[0, 2], [1, 3]]}
 #: Filler hands for the seats whose cards do not matter.
