@@ -19,10 +19,10 @@ HINT_SECONDS = 0.2
 _MOVE = re.compile(r"\*\*(?P<move>.+?)\*\*")
 
 
-async def _start_tock_for_two(world: World, **options: object) -> tuple[int, object]:
-    """Alice and Bob at a 2-player Tock table (no bots); returns the id and thread."""
+async def _start_for_two(world: World, game: str, **options: object) -> tuple[int, object]:
+    """Alice and Bob at a 2-player table (no bots); returns the id and thread."""
     world.seeds.append(5)
-    table_id, lobby = await open_table(world, "tock", players=2, **options)
+    table_id, lobby = await open_table(world, game, players=2, **options)
     await world.bob.click(lobby, label="Join")
     await world.alice.click(world.lobby(table_id), label="Start")
     thread = world.thread_of(world.lobby(table_id))
@@ -55,7 +55,7 @@ async def _labels_of(world: World, table_id: int, user: object) -> set[str]:
 async def test_hint_button_and_command_give_the_bots_move_privately_in_words(
     world: World,
 ) -> None:
-    table_id, thread = await _start_tock_for_two(world, hints=True)
+    table_id, thread = await _start_for_two(world, "tock", hints=True)
     assert "hints on" in world.lobby(table_id).text
     board = world.newest_board(thread)  # type: ignore[arg-type]
     assert "Hints are on" in board.text
@@ -80,7 +80,7 @@ async def test_hint_button_and_command_give_the_bots_move_privately_in_words(
 
 
 async def test_hint_refused_out_of_turn_and_to_spectators(world: World) -> None:
-    table_id, _thread = await _start_tock_for_two(world, hints=True)
+    table_id, _thread = await _start_for_two(world, "tock", hints=True)
     _player, other = await _seat_in_turn(world, table_id)
     waiting = await other.slash(world.channel, "table hint", table=table_id)  # type: ignore[attr-defined]
     assert "when it is your turn" in private_text(waiting, other)  # type: ignore[arg-type]
@@ -89,7 +89,7 @@ async def test_hint_refused_out_of_turn_and_to_spectators(world: World) -> None:
 
 
 async def test_hint_refused_without_hints_and_no_hint_button(world: World) -> None:
-    table_id, thread = await _start_tock_for_two(world)
+    table_id, thread = await _start_for_two(world, "tock")
     assert "hints on" not in world.lobby(table_id).text
     board = world.newest_board(thread)  # type: ignore[arg-type]
     assert "Hints are on" not in board.text
@@ -102,14 +102,7 @@ async def test_hint_refused_without_hints_and_no_hint_button(world: World) -> No
 
 
 async def test_carcassonne_hint_names_the_tile_placement(world: World) -> None:
-    world.seeds.append(3)
-    table_id, lobby = await open_table(world, "carcassonne", players=2, hints=True)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    await world.wait(lambda: world.boards(thread) and world.newest_board(thread))
-    assert world.desk is not None
-    world.desk.service.hint_time_budget = HINT_SECONDS
+    table_id, _thread = await _start_for_two(world, "carcassonne", hints=True)
     player, _other = await _seat_in_turn(world, table_id)
     answer = await player.slash(world.channel, "table hint", table=table_id)  # type: ignore[attr-defined]
     text = private_text(answer, player)  # type: ignore[arg-type]
