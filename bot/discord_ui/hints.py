@@ -58,8 +58,8 @@ def _reason(key: str, params: Mapping[str, Any], names: Mapping[int, str], local
     if key == "capture":
         who = ", ".join(names.get(int(s), "?") for s in params.get("seats", ()))
         return t("hint.reason.capture", locale, names=who)
-    if key == "claim":
-        return t(f"hint.reason.claim.{params.get('feature', 'city')}", locale)
+    if key in ("claim", "extend"):
+        return t(f"hint.reason.{key}.{params.get('feature', 'city')}", locale)
     return t(f"hint.reason.{key}", locale, name=name)
 
 

@@ -18,6 +18,7 @@ import engine.carcassonne as carc
 from engine.bots.common import sub_seed
 from engine.bots.race_eval import geometry, pawn_worth, seat_worths
 from engine.carcassonne.state import State as CarcState
+from engine.carcassonne.tiles import CITY, ROAD
 from engine.race.api import RaceGame
 from engine.race.geometry import HOME, KENNEL
 from engine.race.state import State as RaceState
@@ -160,8 +161,6 @@ def carcassonne_reasons(state: CarcState, seat: int, move: str) -> list[Reason]:
     points = after.scores[seat] - state.scores[seat]
     if points > 0:
         reasons.append(Reason("score", {"count": points}))
-    others = [p for p in range(state.players) if p != seat]
-    given = max((after.scores[p] - state.scores[p] for p in others), default=0)
     action = move.rsplit(" ", 1)[-1]
     kind, _, segment = action.partition(":")
     if kind in ("follower", "big"):
@@ -169,11 +168,32 @@ def carcassonne_reasons(state: CarcState, seat: int, move: str) -> list[Reason]:
         reasons.append(Reason("claim", {"feature": feature}))
     elif kind in ("builder", "pig"):
         reasons.append(Reason(kind))
+    if kind == "none" and points == 0:
+        extended = _extended(after, seat, move)
+        if extended is not None:
+            reasons.append(Reason("extend", {"feature": extended}))
     if not reasons:
         reasons.append(Reason("keep_followers"))
-    if given > 0:
-        reasons.append(Reason("gives", {"count": given}))
     return reasons
+
+
+_FEATURE_WORDS = {CITY: "city", ROAD: "road"}
+
+
+def _extended(state: CarcState, seat: int, move: str) -> str | None:
+    """``"city"`` or ``"road"`` if the placed tile grew an open feature ``seat`` holds."""
+    parts = move.split(" ")
+    if len(parts) != 3:
+        return None
+    x, _, y = parts[1].partition("@")[0].partition(",")
+    cell = (int(x), int(y))
+    for fig in state.figures:
+        if fig.player != seat:
+            continue
+        feat = state.feats.get(state.find(fig.sid))
+        if feat is not None and feat.kind in _FEATURE_WORDS and cell in feat.cells:
+            return _FEATURE_WORDS[feat.kind]
+    return None
 
 
 __all__ = ["Hint", "Reason", "carcassonne_reasons", "hint", "race_reasons"]

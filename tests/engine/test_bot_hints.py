@@ -61,3 +61,20 @@ def test_carcassonne_hint_counts_the_points_of_a_closed_city() -> None:
     found = hint("carcassonne", carc.view(state, 0), seed=1, **CAP)
     assert found.move.startswith("E 0,-2@180")
     assert found.reasons[0] == Reason("score", {"count": 6})
+
+
+def test_carcassonne_hint_says_the_tile_adds_to_your_city() -> None:
+    # Red holds the start tile's city and an R north of it, open west and east; the hint's
+    # reason for an E joined to it without a new figure says so.
+    from engine.bots.hints import carcassonne_reasons
+
+    state = carc.from_setup(
+        {
+            "players": 2,
+            "start_player": 0,
+            "draws": ["R", "U", "E", "C", "B", "A", "V", "W", "X"],
+            "moves": ["R 0,-1@180 follower:city0", "U 1,0@0 none"],
+        }
+    )
+    reasons = carcassonne_reasons(state, 0, "E 1,-1@270 none")
+    assert reasons == [Reason("extend", {"feature": "city"})]
