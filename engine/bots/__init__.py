@@ -13,7 +13,10 @@ Levels:
 * ``normal``: a one-move heuristic (:mod:`engine.bots.race_policy`,
   :mod:`engine.bots.carcassonne_policy`).
 * ``hard``: determinized Monte-Carlo search over the ``normal`` bot's best candidates, and
-  over every card of the hand for a Tock/Dog exchange pick (:mod:`engine.bots.search`).
+  over every card of the hand for a Tock/Dog exchange pick (:mod:`engine.bots.search`),
+  with fast playout policies in its rollouts (:mod:`engine.bots.fast`).
+
+:func:`engine.bots.hints.hint` gives a learner the ``hard`` choice with its reasons.
 """
 
 from __future__ import annotations
