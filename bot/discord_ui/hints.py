@@ -11,10 +11,14 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.replies import reply_private
+from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import move_label, seat_name
-from bot.table_model import TableRecord
+from bot.table_model import TableError, TableRecord
 from i18n import t, tn
 
 if TYPE_CHECKING:
@@ -41,6 +45,18 @@ async def hint_text(desk: FrontDesk, table_id: int, user_id: int, locale: str) -
     else:
         move = move_label(found.move, view, names, locale)
     return t("hint.answer", locale, move=move, reason=reasons_text(found.reasons, names, locale))
+
+
+async def show_hint(
+    desk: FrontDesk, interaction: discord.Interaction, table_id: int, locale: str
+) -> None:
+    """Answer a *Hint* click with a private follow-up (a refusal too): the prompt it was
+    clicked on stays as it is."""
+    try:
+        text = await hint_text(desk, table_id, interaction.user.id, locale)
+    except TableError as refusal:
+        text = retranslate(str(refusal), locale)
+    await reply_private(interaction, text)
 
 
 def reasons_text(reasons: Sequence[Any], names: Mapping[int, str], locale: str) -> str:

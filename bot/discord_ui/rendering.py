@@ -45,12 +45,19 @@ class Renderer:
         names: Sequence[str],
         filename: str = "board.png",
         locale: str = "en",
+        *,
+        whole: bool = False,
     ) -> discord.File | None:
-        """The board image of ``view`` as an attachment, or None."""
+        """The board image of ``view`` as an attachment, or None.
+
+        ``whole``: the whole Carcassonne map (``/table board``) instead of the window around
+        the latest tile that a move's board shows.
+        """
         if self.render_board is None:
             return None
+        extra: dict[str, Any] = {"whole": True} if whole else {}
         return await _to_file(
-            filename, self.render_board, view, names=list(names), **_locale(locale)
+            filename, self.render_board, view, names=list(names), **_locale(locale), **extra
         )
 
     async def hand(
@@ -77,12 +84,16 @@ class Renderer:
         view: Mapping[str, Any],
         placements: Mapping[tuple[int, int], Sequence[int]],
         locale: str = "en",
+        *,
+        names: Sequence[str] | None = None,
+        filename: str = "placements.png",
     ) -> discord.File | None:
         """The board with the legal cells numbered, or None."""
         if self.render_placements is None:
             return None
+        extra: dict[str, Any] = {} if names is None else {"names": list(names)}
         return await _to_file(
-            "placements.png", self.render_placements, view, placements, **_locale(locale)
+            filename, self.render_placements, view, placements, **extra, **_locale(locale)
         )
 
     async def figure_spots(
