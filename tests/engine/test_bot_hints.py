@@ -49,15 +49,15 @@ def test_exchange_hint_says_the_partner_needs_a_start_card() -> None:
     assert found.reasons == (Reason("pick_start", {"seat": 2}),)
 
 
+def _red_city_then_e(city: str) -> carc.State:
+    """Red's knight on the start tile's city and a ``city`` tile north of it; Red draws E."""
+    moves = [f"{city} follower:city0", "U 1,0@0 none"]
+    draws = [city.split(" ")[0], "U", "E", "C", "B", "A", "V", "W", "X"]
+    return carc.from_setup({"players": 2, "start_player": 0, "draws": draws, "moves": moves})
+
+
 def test_carcassonne_hint_counts_the_points_of_a_closed_city() -> None:
-    state = carc.from_setup(
-        {
-            "players": 2,
-            "start_player": 0,
-            "draws": ["G", "U", "E", "C", "B", "A", "V", "W", "X"],
-            "moves": ["G 0,-1@0 follower:city0", "U 1,0@0 none"],
-        }
-    )
+    state = _red_city_then_e("G 0,-1@0")
     found = hint("carcassonne", carc.view(state, 0), seed=1, **CAP)
     assert found.move.startswith("E 0,-2@180")
     assert found.reasons[0] == Reason("score", {"count": 6})
@@ -68,13 +68,6 @@ def test_carcassonne_hint_says_the_tile_adds_to_your_city() -> None:
     # reason for an E joined to it without a new figure says so.
     from engine.bots.hints import carcassonne_reasons
 
-    state = carc.from_setup(
-        {
-            "players": 2,
-            "start_player": 0,
-            "draws": ["R", "U", "E", "C", "B", "A", "V", "W", "X"],
-            "moves": ["R 0,-1@180 follower:city0", "U 1,0@0 none"],
-        }
-    )
+    state = _red_city_then_e("R 0,-1@180")
     reasons = carcassonne_reasons(state, 0, "E 1,-1@270 none")
     assert reasons == [Reason("extend", {"feature": "city"})]
