@@ -108,6 +108,7 @@ def run_pair(
     budget: float,
     iterations: int | None,
     progress: bool = False,
+    label: str = "",
 ) -> Tally:
     """``games`` games of ``first`` against ``second``, swapping seats every game.
 
@@ -130,7 +131,7 @@ def run_pair(
         if progress:
             low, high = wilson(tally.wins, tally.games)
             print(
-                f"  .. {name} {first} v {second}: {tally.wins:g}/{tally.games}"
+                f"  .. {label or name} {first} v {second}: {tally.wins:g}/{tally.games}"
                 f"  [{low:.2f}, {high:.2f}]",
                 flush=True,
             )
@@ -216,6 +217,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.budget,
                 args.iterations,
                 args.progress,
+                label,
             )
             low, high = wilson(tally.wins, tally.games)
             rate = tally.wins / tally.games
