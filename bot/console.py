@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import os
 import shutil
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
@@ -18,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
+from i18n.catalog import LOCALES, normalise_locale
 
 GAMES = ("tock", "dog", "carcassonne")
 #: The guild and channel ids of terminal tables (a Discord id is never this small).
@@ -57,6 +60,12 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-images", action="store_true", help="do not draw the boards")
     parser.add_argument("--resume", type=int, default=None, metavar="TABLE_ID")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default=None,
+        help="language of the messages (default: from LANG, else English)",
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -154,7 +163,8 @@ async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str],
             try:
                 table = await service.get(args.resume)
             except TableError as error:
-                console.print(f"[red]{error}[/] (looked in {args.db})")
+                said = escape(error.text(terminal_locale(args)))
+                console.print(f"[red]{said}[/] (looked in {args.db})")
                 return 1
             if table.phase != Phase.PLAYING:
                 console.print(f"[red]Table {table.id} is {table.phase}; nothing to resume.[/]")
@@ -166,8 +176,10 @@ async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str],
             if created is None:
                 return 2
             table_id = created.id
-            _show(console, images, effects, args.quiet)
-        return await _loop(service, table_id, console, images, ask, args.quiet)
+            _show(console, images, effects, args.quiet, terminal_locale(args))
+        return await _loop(
+            service, table_id, console, images, ask, args.quiet, terminal_locale(args)
+        )
     finally:
         await storage.close()
 
@@ -184,7 +196,7 @@ async def _new_table(
     try:
         options = parse_option_values(args.options, module.OPTIONS)
     except ValueError as error:
-        console.print(f"[red]{error}[/]")
+        console.print(f"[red]{escape(str(error))}[/]")
         return None, None
     humans = players - bots
     try:
@@ -206,7 +218,7 @@ async def _new_table(
             await service.add_bot(table_id, 1, args.bot_level)
         effects = await service.start_game(table_id, 1)
     except TableError as error:
-        console.print(f"[red]{error}[/]")
+        console.print(f"[red]{escape(error.text(terminal_locale(args)))}[/]")
         return None, None
     console.print(
         f"Table [bold]{table_id}[/] ({args.game}, seed {effects.table.seed}) is saved in "
@@ -215,7 +227,16 @@ async def _new_table(
     return effects.table, effects
 
 
-def _show(console: Console, images: _Images, effects: Effects | None, quiet: bool) -> None:
+def terminal_locale(args: argparse.Namespace) -> str:
+    """The language of ``poeppel play``: ``--lang``, else the terminal's ``LANG``."""
+    if getattr(args, "lang", None):
+        return str(args.lang)
+    return normalise_locale(os.environ.get("LANG", "").split(".", 1)[0] or None)
+
+
+def _show(
+    console: Console, images: _Images, effects: Effects | None, quiet: bool, locale: str
+) -> None:
     if effects is None:
         return
     for update in effects.public:
@@ -223,7 +244,8 @@ def _show(console: Console, images: _Images, effects: Effects | None, quiet: boo
         if quiet and not update.finished:
             continue
         style = "bold green" if update.finished else ("yellow" if update.actor is None else "")
-        line = f"[{style}]{update.text}[/]" if style else update.text
+        said = escape(update.message.text(locale))
+        line = f"[{style}]{said}[/]" if style else said
         if path is not None:
             line += f"  [dim]{path}[/]"
         console.print(line, markup=True)
@@ -258,6 +280,7 @@ async def _loop(
     images: _Images,
     ask: Callable[[str], str],
     quiet: bool,
+    locale: str = "en",
 ) -> int:
     """Ask each person for their decisions until the game ends."""
     last_person: int | None = None
@@ -284,7 +307,7 @@ async def _loop(
             except EOFError:
                 return _saved(console, table)
         last_person = seat.user_id
-        _prompt_table(console, table, info)
+        _prompt_table(console, table, info, locale)
         try:
             answer = ask("Your move (number or notation, q to stop): ").strip()
         except EOFError:
@@ -301,12 +324,12 @@ async def _loop(
         try:
             effects = await service.act(table_id, seat.user_id, move, info.table.version)
         except TableError as error:
-            console.print(f"[red]{error}[/]")
+            console.print(f"[red]{escape(error.text(locale))}[/]")
             continue
-        _show(console, images, effects, quiet)
+        _show(console, images, effects, quiet, locale)
 
 
-def _prompt_table(console: Console, table: TableRecord, info: Any) -> None:
+def _prompt_table(console: Console, table: TableRecord, info: Any, locale: str) -> None:
     view = info.view or {}
     console.print(f"\n[bold]{_seat_label(table, info.seat)}[/], your decision.")
     summary = _summary(view)
@@ -319,8 +342,8 @@ def _prompt_table(console: Console, table: TableRecord, info: Any) -> None:
     moves.add_column("move")
     moves.add_column("meaning", style="dim")
     for number, text in enumerate(info.legal_moves, start=1):
-        label = info.labels[number - 1] if number <= len(info.labels) else ""
-        moves.add_row(str(number), text, "" if label == text else label)
+        label = info.labels[number - 1].text(locale) if number <= len(info.labels) else ""
+        moves.add_row(str(number), escape(text), escape(label))
     console.print(moves)
 
 

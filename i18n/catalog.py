@@ -5,7 +5,10 @@ feature that brings many messages of its own); a key lives in exactly one domain
 language is the union of its files.
 
 Message ids are stable keys (``lobby.join``, ``error.not_your_turn``, ``rules.tock.seven``);
-the message strings are ``str.format`` templates with named placeholders. English is complete
+the message strings are ``str.format`` templates with named placeholders. A message that says a
+number is a gettext plural entry (``msgid_plural "<key>.plural"`` and one ``msgstr[i]`` per
+form of the language): :func:`t` picks its form from the ``count`` parameter with Babel's
+plural rule of the language, so no code ever decides ``n == 1`` itself. English is complete
 by definition: any key or language missing elsewhere falls back to it, and a key missing even
 in English comes back as the key itself, so a gap shows up in the chat instead of a crash.
 """
@@ -13,12 +16,14 @@ in English comes back as the key itself, so a gap shows up in the chat instead o
 from __future__ import annotations
 
 import logging
+import re
 import string
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.core import Locale
 from babel.messages.pofile import read_po
 
 log = logging.getLogger(__name__)
@@ -27,6 +32,13 @@ log = logging.getLogger(__name__)
 LOCALES: tuple[str, ...] = ("en", "de", "hu")
 DEFAULT_LOCALE = "en"
 LOCALE_DIR = Path(__file__).with_name("locales")
+
+#: One catalogue entry: a template, or the plural forms of a counted message (gettext order).
+Entry = str | tuple[str, ...]
+
+#: The order of CLDR plural categories in gettext's ``msgstr[i]`` (Babel's own order when it
+#: writes a ``Plural-Forms`` expression from a locale's rule).
+_PLURAL_TAGS = ("zero", "one", "two", "few", "many", "other")
 
 
 def normalise_locale(locale: object) -> str:
@@ -44,21 +56,40 @@ def normalise_locale(locale: object) -> str:
 
 
 @cache
-def catalogue(locale: str) -> Mapping[str, str]:
-    """The messages of ``locale`` (one of :data:`LOCALES`) as key -> template, cached.
+def catalogue(locale: str) -> Mapping[str, Entry]:
+    """The messages of ``locale`` (one of :data:`LOCALES`) as key -> entry, cached.
 
-    Empty and fuzzy translations are left out, so that they fall back to English.
+    A plural entry is the tuple of its forms. Empty and fuzzy translations are left out (a
+    plural entry with any empty form too), so that they fall back to English.
     """
-    messages: dict[str, str] = {}
+    messages: dict[str, Entry] = {}
     for path in catalogue_files(locale):
         with path.open("rb") as handle:
             po = read_po(handle, locale=locale, ignore_obsolete=True)
         for message in po:
-            if not message.id or not isinstance(message.id, str) or message.fuzzy:
+            if not message.id or message.fuzzy:
                 continue
-            if isinstance(message.string, str) and message.string:
-                messages[message.id] = message.string
+            key = message.id if isinstance(message.id, str) else message.id[0]
+            if isinstance(message.string, str):
+                if message.string:
+                    messages[key] = message.string
+            elif message.string and all(message.string):
+                messages[key] = tuple(message.string)
     return messages
+
+
+@cache
+def _plural_categories(locale: str) -> tuple[str, ...]:
+    rule = Locale.parse(locale).plural_form
+    return tuple(tag for tag in _PLURAL_TAGS if tag in rule.tags or tag == "other")
+
+
+def plural_index(count: int, locale: object) -> int:
+    """Which ``msgstr[i]`` says ``count`` in ``locale``: Babel's (CLDR) plural rule of the
+    language, in gettext's order of forms."""
+    language = normalise_locale(locale)
+    category = Locale.parse(language).plural_form(abs(count))
+    return _plural_categories(language).index(category)
 
 
 def catalogue_files(locale: str) -> list[Path]:
@@ -77,16 +108,27 @@ def keys(locale: object = DEFAULT_LOCALE) -> frozenset[str]:
     return frozenset(catalogue(normalise_locale(locale)))
 
 
-def template(key: str, locale: object) -> str:
-    """The unformatted message for ``key``: in ``locale``, else English, else the key."""
-    messages = catalogue(normalise_locale(locale))
-    found = messages.get(key)
+def template(key: str, locale: object, count: int | None = None) -> str:
+    """The unformatted message for ``key``: in ``locale``, else English, else the key.
+
+    For a plural entry, the form that says ``count`` (the last form when no count is given:
+    a slip that still reads).
+    """
+    language = normalise_locale(locale)
+    found = catalogue(language).get(key)
     if found is None:
+        language = DEFAULT_LOCALE
         found = catalogue(DEFAULT_LOCALE).get(key)
         if found is None:
             log.warning("no message for key %r", key)
             return key
-    return found
+    if isinstance(found, str):
+        return found
+    if count is None:
+        log.warning("plural message %r used without a count", key)
+        return found[-1]
+    index = plural_index(count, language)
+    return found[min(index, len(found) - 1)]
 
 
 class _Params(dict[str, Any]):
@@ -101,31 +143,66 @@ def t(key: str, locale: object, /, **params: Any) -> str:
 
     ``t("error.seat_taken", "de", seat=3)`` -> ``"Platz 3 ist besetzt."``. Unknown locales and
     keys missing in that language fall back to English; a missing parameter stays as
-    ``{name}`` in the text (a visible slip is better than a failed interaction).
+    ``{name}`` in the text (a visible slip is better than a failed interaction). A plural
+    entry takes its form from the ``count`` parameter.
     """
-    text = template(key, locale)
+    count = params.get("count")
+    text = template(key, locale, count if isinstance(count, int) else None)
     if not params and "{" not in text:
         return text
     try:
-        return text.format_map(_Params(params))
+        text = text.format_map(_Params(params))
     except (ValueError, IndexError, AttributeError, KeyError):
         log.warning("message %r in %s does not format with %s", key, locale, sorted(params))
         return text
+    if "(z) " in text and normalise_locale(locale) == "hu":
+        text = hungarian_articles(text)
+    return text
+
+
+#: ``a(z) `` in a Hungarian template: the article, decided by the word that follows.
+_HEDGED_ARTICLE = re.compile(r"\b([Aa])\(z\) (\**)(\w+)")
+_HU_VOWELS = "aáeéiíoóöőuúüű"
+
+
+def hungarian_articles(text: str) -> str:
+    """Resolve each ``a(z)`` to ``a`` or ``az`` by the next word: ``az`` before a vowel and
+    before numbers said with one (1, 5, 50, 1000, ...), as Hungarian does."""
+
+    def article(match: re.Match[str]) -> str:
+        letter, emphasis, word = match.groups()
+        z = _starts_with_vowel_sound(word)
+        return f"{letter}{'z' if z else ''} {emphasis}{word}"
+
+    return _HEDGED_ARTICLE.sub(article, text)
+
+
+def _starts_with_vowel_sound(word: str) -> bool:
+    if word[:1].isdigit():
+        digits = word[: len(word) - len(word.lstrip("0123456789"))]
+        # egy (1), öt (5), ezer (1000-1999): said with a vowel; tíz, tizenegy, száz are not.
+        return digits[0] == "5" or (digits[0] == "1" and len(digits) in (1, 4, 7))
+    return word[:1].lower() in _HU_VOWELS
 
 
 def tn(key: str, count: int, locale: object, /, **params: Any) -> str:
-    """A counted message: ``<key>.one`` when ``count`` is 1, else ``<key>.other``.
+    """The plural entry ``key`` in the form that says ``count`` (gettext's ``ngettext``).
 
     ``count`` is also passed as the ``{count}`` placeholder.
     """
-    form = "one" if count == 1 else "other"
-    return t(f"{key}.{form}", locale, count=count, **params)
+    return t(key, locale, count=count, **params)
 
 
-def placeholders(text: str) -> frozenset[str]:
-    """The names of the ``{placeholders}`` in a message template."""
+def forms(entry: Entry) -> tuple[str, ...]:
+    """Every template of a catalogue entry (one, or each plural form)."""
+    return (entry,) if isinstance(entry, str) else entry
+
+
+def placeholders(text: Entry) -> frozenset[str]:
+    """The names of the ``{placeholders}`` in a message template (of all its plural forms)."""
     names = set()
-    for _literal, field, _spec, _conversion in string.Formatter().parse(text):
-        if field is not None:
-            names.add(field.split(".", 1)[0].split("[", 1)[0])
+    for form in forms(text):
+        for _literal, field, _spec, _conversion in string.Formatter().parse(form):
+            if field is not None:
+                names.add(field.split(".", 1)[0].split("[", 1)[0])
     return frozenset(names)

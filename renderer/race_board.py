@@ -469,7 +469,12 @@ def draw_race_board(
     layout = layout_for(view)
     image = _static_layer(layout).copy()
     draw = ImageDraw.Draw(image)
-    move = last_move(view.get("events") or [], locale=locale, game=str(view.get("game") or "tock"))
+    move = last_move(
+        view.get("events") or [],
+        locale=locale,
+        game=str(view.get("game") or "tock"),
+        board=view.get("board"),
+    )
     to_act = {int(s) for s in view.get("to_act") or []}
     for seat in layout.seats:
         label = layout.labels[seat]

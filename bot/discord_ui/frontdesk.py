@@ -19,7 +19,6 @@ from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
@@ -124,7 +123,7 @@ class FrontDesk:
                 seed=self.seed_for_new_table(),
             )
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         table: TableRecord = effects.table
         self.remember(table)
@@ -191,8 +190,8 @@ class FrontDesk:
         if len(tables) == 1:
             return int(tables[0].id)
         if not tables:
-            raise TableError("There is no open table in this channel.")
-        raise TableError("Several tables are open here: choose one with the `table` option.")
+            raise TableError("desk.no_table_here")
+        raise TableError("desk.several_tables")
 
     async def table_command(
         self,
@@ -239,9 +238,9 @@ class FrontDesk:
                 await reply_private(interaction, await self._log_text(tid, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
-                raise TableError(f"Unknown action {action}.")
+                raise TableError("cmd.error.failed")
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         except Exception:
             log.exception("/table %s failed", action)
@@ -275,7 +274,7 @@ class FrontDesk:
     ) -> None:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
-            raise TableError(t("desk.not_playing", "en"))
+            raise TableError("desk.not_playing")
         view = await self.service.public_view(table_id) or {}
         await self.publisher.repost_board(
             table, view, table.version, tuple(view.get("to_act") or ())
@@ -303,7 +302,7 @@ class FrontDesk:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:
             locale = locale_of(interaction)
-            await self.answer(interaction, retranslate(str(error), locale), public=public)
+            await self.answer(interaction, error.text(locale), public=public)
         except prompts.OutOfDate:
             await self.answer(
                 interaction, t("error.out_of_date", locale_of(interaction)), public=public

@@ -23,6 +23,7 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
 from bot.table_model import TableError
 from i18n import t
+from i18n.events import card_word
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -68,9 +69,13 @@ def choices(info: PrivateInfo, key: str) -> list[str]:
 
 
 def _labels(info: PrivateInfo, moves: list[str], locale: str = "en") -> list[str]:
+    """Each move in words: the service's label (with the move's effects) when it has one."""
     names = _names(info)
     view: Mapping[str, Any] = info.view or {}
-    return [move_label(m, view, names, locale) for m in moves]
+    known = dict(zip(info.legal_moves, info.labels, strict=False))
+    return [
+        known[m].text(locale) if m in known else move_label(m, view, names, locale) for m in moves
+    ]
 
 
 async def hand_prompt(
@@ -84,7 +89,8 @@ async def hand_prompt(
     lines = [note] if note else []
     received = view.get("received")
     if received:
-        lines.append(t("race.received", locale, card=card_label(str(received), locale)))
+        card = card_word(str(received), article=True).text(locale)
+        lines.append(t("race.received", locale, card=card))
     items: list[discord.ui.Item[Any]] = []
     phase = view.get("phase")
     if info.to_act and view.get("seven"):
@@ -175,7 +181,7 @@ def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en"
         )
         discards = [m for m in legal if m == "X:D"]
         if not kinds and not discards:
-            raise TableError(t("error.joker_no_move", locale))
+            raise TableError("error.joker_no_move")
         items: list[discord.ui.Item[Any]] = [
             button(
                 t("race.joker_as_button", locale, card=card_label(kind, locale)),
@@ -195,7 +201,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     """The moves for ``key`` as buttons, or a paged select."""
     moves = choices(info, key)
     if not moves:
-        raise TableError(t("error.card_no_move", locale, card=card_label(key, locale)))
+        raise TableError("error.card_no_move", card=card_word("X" if key.startswith("X") else key))
     if key.startswith("X="):
         title = t("race.joker_title", locale, card=card_label(key[2:], locale))
     else:

@@ -143,7 +143,7 @@ def test_bad_options_are_explained(tmp_path: Path) -> None:
     assert "game_type" in result.stdout
     result = _play(["dog", "--players", "5", "--db", str(db), "--no-images"])
     assert result.returncode == 2
-    assert "Dog is played by 4, 6 players, not 5" in result.stdout
+    assert "Dog is played by 4 and 6 players, not 5." in result.stdout
 
 
 def test_option_values_are_typed_by_their_spec() -> None:

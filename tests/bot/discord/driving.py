@@ -187,7 +187,7 @@ async def play_race_turn(
     board = world.newest_board(thread)
     prompt = await open_prompt(world, user, board, "Show my hand")
     stats.clicks += 1
-    if "You received a" in prompt.content:
+    if "Your partner passed you" in prompt.content:
         stats.received += 1
     for _step in range(12):
         if prompt.content.startswith("You played"):

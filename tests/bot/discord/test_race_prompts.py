@@ -74,7 +74,7 @@ async def test_dog_fold_is_the_only_action_without_a_move() -> None:
 async def test_exchange_prompt_shows_pick_and_received_card_privately() -> None:
     view = {"hand": ["2", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
     prompt = await hand_prompt(DESK, info(view, ("G:2", "G:Q")))
-    assert "received a **K**" in prompt.content
+    assert "Your partner passed you **a King**." in prompt.content
     assert [b.label for b in buttons(prompt)] == ["Pass 2", "Pass Q"], "one button per kind"
 
 
@@ -86,8 +86,8 @@ async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> 
     prompt = await hand_prompt(DESK, pending)
     assert "6 steps left" in prompt.content
     assert [b.label for b in buttons(prompt)] == [
-        "pawn on 6 → 7 (1 step)",
-        "pawn on 6 → 12 (6 steps)",
+        "your pawn 6 → 7 fields past your start (1 step)",
+        "your pawn 6 → 12 fields past your start (6 steps)",
     ]
 
 
