@@ -48,6 +48,17 @@ def normalise_locale(locale: object) -> str:
     ``"de_CH"``, ``"HU"``) and :class:`discord.Locale` members (their ``value`` is the code).
     Anything Pöppel does not speak becomes English.
     """
+    if type(locale) is str:  # the common case, asked thousands of times per game
+        return _normalise_text(locale)
+    return _normalise(locale)
+
+
+@cache
+def _normalise_text(locale: str) -> str:
+    return _normalise(locale)
+
+
+def _normalise(locale: object) -> str:
     if locale is None:
         return DEFAULT_LOCALE
     code = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
@@ -79,17 +90,17 @@ def catalogue(locale: str) -> Mapping[str, Entry]:
 
 
 @cache
-def _plural_categories(locale: str) -> tuple[str, ...]:
+def _plural_rule(locale: str) -> tuple[Any, tuple[str, ...]]:
+    """Babel's plural rule of ``locale`` and its categories in gettext's order of forms."""
     rule = Locale.parse(locale).plural_form
-    return tuple(tag for tag in _PLURAL_TAGS if tag in rule.tags or tag == "other")
+    return rule, tuple(tag for tag in _PLURAL_TAGS if tag in rule.tags or tag == "other")
 
 
 def plural_index(count: int, locale: object) -> int:
     """Which ``msgstr[i]`` says ``count`` in ``locale``: Babel's (CLDR) plural rule of the
     language, in gettext's order of forms."""
-    language = normalise_locale(locale)
-    category = Locale.parse(language).plural_form(abs(count))
-    return _plural_categories(language).index(category)
+    rule, categories = _plural_rule(normalise_locale(locale))
+    return categories.index(rule(abs(count)))
 
 
 def catalogue_files(locale: str) -> list[Path]:

@@ -86,7 +86,7 @@ def walk_words(
     start`` when both ends count from the same side of the start, else each end in words."""
     whose = "own" if own else "its"
     first, second = _ahead(start, owner, board), _ahead(end, owner, board)
-    if first and second and board:
+    if first is not None and second is not None and board:
         half = int(board["ring"]) // 2
         if first <= half and second <= half:
             return msg(f"where.{whose}.span_past", start=first, count=second)

@@ -339,7 +339,7 @@ def _centre_lines(
             lines.append(t("img.banned", locale, letter=seat_letter(int(turn))))
         seven = view.get("seven")
         if seven:
-            lines.append(t("img.seven", locale, left=seven.get("left")))
+            lines.append(t("img.seven", locale, count=int(seven.get("left") or 0)))
     draw_count = view.get("draw")
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""

@@ -95,7 +95,7 @@ async def hand_prompt(
     phase = view.get("phase")
     if info.to_act and view.get("seven"):
         left = view["seven"].get("left", "?")
-        lines.append(t("race.finish_seven", locale, left=left))
+        lines.append(t("race.finish_seven", locale, count=left))
         moves = choices(info, SEGMENTS)
         labels = _labels(info, moves, locale)
         items = choice_controls(table, version, SEGMENTS, labels, back=None, locale=locale)
@@ -209,7 +209,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     if key == SEGMENTS:
         view = info.view or {}
         left = (view.get("seven") or {}).get("left", "?")
-        text = t("race.finish_seven", locale, left=left)
+        text = t("race.finish_seven", locale, count=left)
         back: str | None = None
     else:
         text = t("race.moves_with", locale, card=title)
