@@ -16,7 +16,6 @@ in English comes back as the key itself, so a gap shows up in the chat instead o
 from __future__ import annotations
 
 import logging
-import re
 import string
 from collections.abc import Mapping
 from functools import cache
@@ -25,6 +24,8 @@ from typing import Any
 
 from babel.core import Locale
 from babel.messages.pofile import read_po
+
+from i18n.articles import ARTICLE_SPECS, with_article
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,27 @@ def template(key: str, locale: object, count: int | None = None) -> str:
     return found[min(index, len(found) - 1)]
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` with one addition: the spec ``a``/``A`` puts an article before a value.
+
+    ``{seat:a}`` reads ``az 1`` or ``a 2`` in Hungarian (see :mod:`i18n.articles`); every other
+    spec is Python's own.
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec in ARTICLE_SPECS:
+            return with_article(value, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def format_message(text: str, params: Mapping[str, Any]) -> str:
+    """Fill a catalogue template: named placeholders, unknown ones left visible, article specs."""
+    return _FORMATTER.vformat(text, (), _Params(params))
+
+
 class _Params(dict[str, Any]):
     """Format parameters that leave an unknown placeholder visible instead of raising."""
 
@@ -162,38 +184,10 @@ def t(key: str, locale: object, /, **params: Any) -> str:
     if not params and "{" not in text:
         return text
     try:
-        text = text.format_map(_Params(params))
+        return format_message(text, params)
     except (ValueError, IndexError, AttributeError, KeyError):
         log.warning("message %r in %s does not format with %s", key, locale, sorted(params))
         return text
-    if "(z) " in text and normalise_locale(locale) == "hu":
-        text = hungarian_articles(text)
-    return text
-
-
-#: ``a(z) `` in a Hungarian template: the article, decided by the word that follows.
-_HEDGED_ARTICLE = re.compile(r"\b([Aa])\(z\) (\**)(\w+)")
-_HU_VOWELS = "aáeéiíoóöőuúüű"
-
-
-def hungarian_articles(text: str) -> str:
-    """Resolve each ``a(z)`` to ``a`` or ``az`` by the next word: ``az`` before a vowel and
-    before numbers said with one (1, 5, 50, 1000, ...), as Hungarian does."""
-
-    def article(match: re.Match[str]) -> str:
-        letter, emphasis, word = match.groups()
-        z = _starts_with_vowel_sound(word)
-        return f"{letter}{'z' if z else ''} {emphasis}{word}"
-
-    return _HEDGED_ARTICLE.sub(article, text)
-
-
-def _starts_with_vowel_sound(word: str) -> bool:
-    if word[:1].isdigit():
-        digits = word[: len(word) - len(word.lstrip("0123456789"))]
-        # egy (1), öt (5), ezer (1000-1999): said with a vowel; tíz, tizenegy, száz are not.
-        return digits[0] == "5" or (digits[0] == "1" and len(digits) in (1, 4, 7))
-    return word[:1].lower() in _HU_VOWELS
 
 
 def tn(key: str, count: int, locale: object, /, **params: Any) -> str:

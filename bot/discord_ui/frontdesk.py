@@ -16,11 +16,13 @@ from discord import app_commands
 
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.open_hands import OpenHands
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
+from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
 from bot.table_model import Phase, TableError, TableRecord
 from i18n import t
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Controls on public messages (lobby, board): answered through an ephemeral deferral.
-PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile", "put"})
 #: Lobby controls carry no meaningful version.
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
 #: The level of bots added with the lobby's "Add bot" button.
@@ -55,6 +57,10 @@ class FrontDesk:
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
+        #: The hands players keep open, edited whenever something changes for them.
+        self.hands = OpenHands(lambda: self.service.clock.now())
+        #: The move lists ``/move`` offered lately (its autocomplete).
+        self.move_lists = MoveLists()
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -79,16 +85,32 @@ class FrontDesk:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
         try:
             await self.publisher.deliver(effects)
+            await self.refresh_hands(effects)
         except Exception:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
-    async def deliver(self, effects: Effects) -> None:
-        """Send the public part of ``effects``; errors are logged, the move is already stored."""
+    async def deliver(self, effects: Effects, *, refresh: bool = True) -> None:
+        """Send the public part of ``effects``; errors are logged, the move is already stored.
+
+        Then (unless ``refresh`` is False: the caller refreshes after answering its own
+        player) the open hands of the people concerned are brought up to date.
+        """
         self.remember(effects.table)
         try:
             await self.publisher.deliver(effects)
         except discord.HTTPException:
             log.exception("delivering effects of table %s failed", effects.table.id)
+        if refresh:
+            await self.refresh_hands(effects)
+
+    async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
+        """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""
+        from bot.discord_ui.race_prompts import refresh_hands
+
+        try:
+            await refresh_hands(self, effects, skip=skip)
+        except Exception:
+            log.exception("refreshing the open hands of table %s failed", effects.table.id)
 
     # --- commands --------------------------------------------------------------------------
 
@@ -174,6 +196,10 @@ class FrontDesk:
                 continue
             choices.append(app_commands.Choice(name=name[:100], value=table.id))
         return choices[:25]
+
+    async def resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
+        """The table a command means (see :meth:`_resolve_table`)."""
+        return await self._resolve_table(interaction, table_id)
 
     async def _resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a ``/table`` command means: given, this thread's, or the only one here."""

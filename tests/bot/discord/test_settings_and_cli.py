@@ -68,7 +68,7 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
         stdout, _stderr = await asyncio.wait_for(process.communicate(), 30)
         assert process.returncode == 0
         names = {c["name"] for c in fake.global_commands}
-    assert names == {"tock", "dog", "carcassonne", "table", "rules"}
+    assert names == {"tock", "dog", "carcassonne", "table", "rules", "move"}
     assert b"Synced 5 commands" in stdout
 
 

@@ -39,8 +39,8 @@ def test_move_labels_in_german_and_hungarian() -> None:
         "D: deine Figur 17 → 29 Felder nach deinem Start"
     )
     assert move_label("J:r30<>r40", VIEW, NAMES, "hu") == (
-        "B: csere: a gyalogod (30 mezővel a kezdőmeződ után) ↔ "
-        "Bob gyalogja (22 mezővel a kezdőmezője után)"
+        "B: csere: a bábud (30 mezővel a kezdőmeződ után) ↔ "
+        "Bob bábuja (22 mezővel a kezdőmezője után)"
     )
     assert move_label("X=7:r17-r24", VIEW, NAMES, "de") == (
         "Joker als 7: deine Figur 17 → 24 Felder nach deinem Start (7 Schritte)"
@@ -54,7 +54,7 @@ def test_move_labels_in_german_and_hungarian() -> None:
 def test_the_lobby_in_german() -> None:
     text = lobby_text(_table(), "de")
     assert text.startswith("**Tock**-Tisch #7 — Gastgeber <@11>")
-    assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min" in text
+    assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min." in text
     assert "🤖 Bot 2 (leicht) — Team B" in text
     assert "3. *frei* — Team A" in text
     assert "dave (gegangen)" in text
