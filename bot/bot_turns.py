@@ -9,6 +9,7 @@ import random
 from bot.bots import is_instant
 from bot.effects import Effects
 from bot.table_core import Conflict, LiveTable
+from bot.table_history import is_secret_move
 from bot.table_model import ABSENT_BOT_LEVEL, IllegalMoveError, LogKind, Phase
 from bot.table_updates import UpdatesMixin
 
@@ -89,7 +90,9 @@ class BotTurnsMixin(UpdatesMixin):
             try:
                 await self._step(live, effects, LogKind.MOVE, seat, text)
             except IllegalMoveError:
-                log.warning("bot at table %s chose illegal %r; random move", record.id, text)
+                # The log is no place for a pick: it names a card of the bot's hand.
+                said = "an exchange pick" if is_secret_move(record.game, text) else repr(text)
+                log.warning("bot at table %s chose illegal %s; random move", record.id, said)
                 fallback = random.Random(bot_seed).choice(legal)
                 await self._step(live, effects, LogKind.MOVE, seat, fallback)
         if limit == _MAX_CHAINED_ACTIONS:

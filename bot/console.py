@@ -28,6 +28,7 @@ from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
 from i18n.catalog import LOCALES, normalise_locale, t
 from i18n.events import card_word, colour_word, tile_words
+from i18n.history import history_line
 from i18n.message import list_words, say
 
 GAMES = ("tock", "dog", "carcassonne")
@@ -513,6 +514,9 @@ async def _loop(
             return _saved(console, table, locale, db)
         if answer.lower() in ("q", "quit", "exit"):
             return _saved(console, table, locale, db)
+        if answer.lower() == "log":
+            await _print_history(console, service, table_id, seat.user_id, locale)
+            continue
         move = normalise_move(table.game, answer, info.legal_moves)
         if answer.isdigit():
             number = int(answer)
@@ -527,6 +531,19 @@ async def _loop(
             console.print(f"[red]{escape(error.text(locale))}[/]")
             continue
         _show(console, images, effects, quiet, locale)
+
+
+async def _print_history(
+    console: Console, service: Any, table_id: int, user_id: int, locale: str
+) -> None:
+    """The table's moves as this seat may see them (the service keeps others' picks secret)."""
+    table, history = await service.history(table_id, user_id)
+    console.print(t("desk.log_title", locale, table=table.id), markup=False)
+    for entry in history:
+        who = _seat_label(table, entry.seat, locale) if entry.seat is not None else ""
+        console.print(history_line(entry, who, locale), markup=False)
+    if not history:
+        console.print(t("desk.log_empty", locale), markup=False)
 
 
 def _prompt_table(

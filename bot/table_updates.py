@@ -11,14 +11,11 @@ from typing import Any
 
 from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import LiveTable, TableCore
+from bot.table_history import is_secret_move
 from bot.table_model import LogKind, Phase, TableRecord
 from i18n.events import card_word, event_message
 from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
-
-#: Moves whose text must never appear in public: the secret exchange pick (C-10.5). Beyond
-#: these, any decision taken while several seats decide at once is treated as secret.
-_SECRET_PREFIXES: dict[str, tuple[str, ...]] = {"tock": ("G:",), "dog": ("G:",)}
 
 
 class UpdatesMixin(TableCore):
@@ -75,7 +72,9 @@ class UpdatesMixin(TableCore):
         view = live.public_view(module)
         events = self._public_events(live.state)
         name = record.seat_label(seat)
-        secret = secret or text.startswith(_SECRET_PREFIXES.get(record.game, ()))
+        # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
+        # any decision taken while several seats decide at once is treated as secret.
+        secret = secret or is_secret_move(record.game, text)
         details = self._event_messages(record, view, events)
         head: Message | None = None
         if kind == LogKind.AUTO:

@@ -24,8 +24,9 @@ from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
-from bot.table_model import Phase, TableError, TableRecord
+from bot.table_model import Phase, TableError, TableNotFound, TableRecord
 from i18n import t
+from i18n.history import history_line
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -38,6 +39,8 @@ PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile", "pu
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
 #: The level of bots added with the lobby's "Add bot" button.
 DEFAULT_BOT_LEVEL = "easy"
+#: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
+LOG_LINES = 40
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -202,11 +205,16 @@ class FrontDesk:
         return await self._resolve_table(interaction, table_id)
 
     async def _resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        """The table a ``/table`` command means: given, this thread's, or the only one here."""
-        if table_id is not None:
-            return table_id
+        """The table a ``/table`` command means: given, this thread's, or the only one here.
+
+        A table number of another server means no table: its seats, moves and board are
+        nobody's business here.
+        """
         channel = interaction.channel
         guild_id = interaction.guild_id or 0
+        if table_id is not None:
+            await self._of_this_server(interaction, table_id)
+            return table_id
         if isinstance(channel, discord.Thread):
             for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
                 if table.thread_id == channel.id:
@@ -218,6 +226,13 @@ class FrontDesk:
         if not tables:
             raise TableError("desk.no_table_here")
         raise TableError("desk.several_tables")
+
+    async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Refuse a table of another server as if it did not exist (a typed number or a
+        crafted custom_id must not reach another server's table)."""
+        table = await self.service.get(table_id)
+        if table.guild_id != (interaction.guild_id or 0):
+            raise TableNotFound(f"There is no table {table_id}.")
 
     async def table_command(
         self,
@@ -261,7 +276,7 @@ class FrontDesk:
                 await self._repost_board(interaction, tid, locale)
                 return
             elif action == "log":
-                await reply_private(interaction, await self._log_text(tid, locale))
+                await reply_private(interaction, await self._log_text(tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
                 raise TableError("cmd.error.failed")
@@ -282,15 +297,12 @@ class FrontDesk:
         table = await self.service.get(table_id)
         return lobby_text(table, locale)
 
-    async def _log_text(self, table_id: int, locale: str = "en") -> str:
-        table = await self.service.get(table_id)
-        entries = await self.service.storage.load_log(table_id)
+    async def _log_text(self, table_id: int, user_id: int, locale: str = "en") -> str:
+        """The newest moves as ``user_id`` may see them (the service keeps picks secret)."""
+        table, history = await self.service.history(table_id, user_id)
         lines = [t("desk.log_title", locale, table=table.id)]
-        for entry in entries[-40:]:
-            who = seat_name(table, entry.seat, locale) if entry.seat is not None else ""
-            # The log keeps the move notation, which reads the same in every language.
-            text = entry.text or str(entry.kind)
-            lines.append(t("desk.log_line", locale, number=entry.index + 1, who=who, text=text))
+        for entry in history[-LOG_LINES:]:
+            lines.append(history_line(entry, seat_name(table, entry.seat, locale), locale))
         if len(lines) == 1:
             lines.append(t("desk.log_empty", locale))
         return "\n".join(lines)[:2000]
@@ -322,6 +334,7 @@ class FrontDesk:
         else:
             await interaction.response.defer()
         try:
+            await self._of_this_server(interaction, control.table)
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control)
             else:

@@ -69,7 +69,7 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
         assert process.returncode == 0
         names = {c["name"] for c in fake.global_commands}
     assert names == {"tock", "dog", "carcassonne", "table", "rules", "move"}
-    assert b"Synced 5 commands" in stdout
+    assert b"Synced 6 commands" in stdout
 
 
 def test_bad_shard_ids_are_refused_before_connecting(

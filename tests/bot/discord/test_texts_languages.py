@@ -46,7 +46,7 @@ def test_move_labels_in_german_and_hungarian() -> None:
         "Joker als 7: deine Figur 17 → 24 Felder nach deinem Start (7 Schritte)"
     )
     assert move_label("3:r17-h0.2", VIEW, NAMES, "hu") == (
-        "3: a gyalogod: 17 mezővel a kezdőmeződ után → a 2. otthonmeződ"
+        "3: a bábud: 17 mezővel a kezdőmeződ után → a 2. otthonmeződ"
     )
     assert move_label("F", VIEW, NAMES, "de").startswith("Aussetzen")
 
