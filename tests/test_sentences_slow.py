@@ -1,8 +1,9 @@
 """The sentence lint over a hundred seeded games of every family (issue 18), in en, de, hu.
 
 Each family plays 100 seeded games through the table service, a scripted person against easy
-bots: ten to the end (final scoring, winners, the lobby afterwards) and ninety for their
-first 40 decisions of the person, so that the openings of many deals and tiles are read too.
+bots: five to the end (final scoring, winners, the lobby afterwards) and ninety-five for the
+person's first 20 decisions, so that the openings of many deals and tiles are read too (a
+whole race game takes a second here; a hundred of them per family would take minutes).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import pytest
 from tests.sentence_lint import FAMILIES, Collected, play_and_collect
 
 GAMES = 100
-FULL_EVERY = 10
+FULL_EVERY = 20
+OPENING = 20
 
 
 @pytest.mark.slow
@@ -20,7 +22,7 @@ FULL_EVERY = 10
 async def test_a_hundred_games_of_each_family_read_well(family: str) -> None:
     collected = Collected()
     for seed in range(GAMES):
-        turns = None if seed % FULL_EVERY == 0 else 40
+        turns = None if seed % FULL_EVERY == 0 else OPENING
         await play_and_collect(family, 1000 + seed, collected, person_turns=turns)
     assert sum(len(texts) for texts in collected.texts.values()) > 100
     report = collected.report()
