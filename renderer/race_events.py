@@ -66,12 +66,14 @@ def last_move(
     *,
     locale: str = "en",
     game: str = "tock",
+    names: Mapping[int, str] | None = None,
     board: Mapping[str, Any] | None = None,
 ) -> LastMove:
     """Collect the drawable parts of the last action from ``view["events"]``.
 
-    ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`;
-    ``board`` is the view's ring geometry, for places in words).
+    ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`,
+    which also gets the players' ``names`` by seat and the view's ring geometry ``board``,
+    for places in words).
 
     The engines report a card play as a ``play`` event (card and notation) followed by
     ``move`` (with the exact ``path``), ``bring_out``, ``swap`` and ``capture`` events. When
@@ -88,7 +90,7 @@ def last_move(
         data = event.get("data") or {}
         seat = _int_or_none(event.get("seat"))
         if kind not in ("deal", "shuffle", "dealer"):
-            said = event_text(event, locale, game=game, board=board)
+            said = event_text(event, locale, game=game, names=names, board=board)
             if said:
                 texts.append((kind, said))
         if kind == "capture":
