@@ -1,8 +1,8 @@
 """The sentence lint over a hundred seeded games of every family (issue 18), in en, de, hu.
 
 Each family plays 100 seeded games through the table service, a scripted person against easy
-bots: five to the end (final scoring, winners, the lobby afterwards) and ninety-five for the
-person's first 20 decisions, so that the openings of many deals and tiles are read too (a
+bots: four to the end (final scoring, winners, the lobby afterwards) and ninety-six for the
+person's first 10 decisions, so that the openings of many deals and tiles are read too (a
 whole race game takes a second here; a hundred of them per family would take minutes).
 """
 
@@ -13,8 +13,8 @@ import pytest
 from tests.sentence_lint import FAMILIES, Collected, play_and_collect
 
 GAMES = 100
-FULL_EVERY = 20
-OPENING = 20
+FULL_EVERY = 25
+OPENING = 10
 
 
 @pytest.mark.slow
