@@ -144,7 +144,9 @@ async def hand_prompt(
     legal = list(info.legal_moves)
     lines = [note] if note else []
     received = view.get("received")
-    if received:
+    # Said while the card is still in the hand: once played it is news no more (the view
+    # keeps it until the next deal).
+    if received and str(received) in (view.get("hand") or ()):
         card = card_word(str(received), article=True).text(locale)
         lines.append(t("race.received", locale, card=card))
     items: list[discord.ui.Item[Any]] = []

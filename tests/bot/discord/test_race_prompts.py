@@ -81,10 +81,16 @@ async def test_dog_fold_is_the_only_action_without_a_move() -> None:
 
 
 async def test_exchange_prompt_shows_pick_and_received_card_privately() -> None:
-    view = {"hand": ["2", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
-    prompt = await hand_prompt(DESK, info(view, ("G:2", "G:Q")))
+    view = {"hand": ["2", "K", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
+    prompt = await hand_prompt(DESK, info(view, ("G:2", "G:K", "G:Q")))
     assert "Your partner passed you **a King**." in prompt.content
-    assert [b.label for b in buttons(prompt)] == ["Pass 2", "Pass Q"], "one button per kind"
+    assert [b.label for b in buttons(prompt)] == ["Pass 2", "Pass K", "Pass Q"]
+
+
+async def test_the_received_card_is_not_repeated_once_it_is_played() -> None:
+    view = {"hand": ["2", "Q"], "phase": "play", "received": "K"}
+    prompt = await hand_prompt(DESK, info(view, ("2:r5-r7", "Q:r5-r17")))
+    assert "passed you" not in prompt.content
 
 
 async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> None:
