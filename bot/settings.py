@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, alias="SHARD_COUNT")
     shard_ids: str | None = Field(default=None, alias="SHARD_IDS")
     sync_commands: bool = Field(default=False, alias="SYNC_COMMANDS")
+    # How often a board that could not be posted (Discord down, a crash) is tried again.
+    board_retry_seconds: float = Field(default=15.0, gt=0, alias="BOARD_RETRY_SECONDS")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")

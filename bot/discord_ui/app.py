@@ -126,6 +126,7 @@ async def _serve(
         dev_guild_id=settings.dev_guild_id,
     )
     async with open_service(settings.database_url) as desk:
+        desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         owns = getattr(bot, "owns_guild", None)
         if owns is not None:

@@ -26,9 +26,12 @@ from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     SELECTS_PER_PAGE,
+    InvalidChoice,
     OutOfDate,
     Prompt,
+    chosen_index,
     edit_prompt,
+    first_option,
     load_info,
     option_selects,
     require_turn,
@@ -298,11 +301,15 @@ async def handle(
         info = await load_info(desk, interaction, control, strict=True)
         require_turn(info)
         try:
+            if len(values) > 1:
+                raise InvalidChoice()
             value = values[0] if values else control.arg(1)  # a select, or the only button
             cell_text, _, rot_text = value.partition(".")
+            if not (cell_text.isascii() and cell_text.isdigit() and rot_text.isdigit()):
+                raise InvalidChoice()
             cell, rot = int(cell_text), int(rot_text)
         except (ValueError, BadCustomId):
-            raise OutOfDate() from None
+            raise InvalidChoice() from None
         await _figure_step(desk, interaction, control, info, cell, rot, public=True)
         return
     info = await load_info(desk, interaction, control, strict=False)
@@ -312,7 +319,10 @@ async def handle(
             prompt = await cells_prompt(desk, info, control.int_arg(0), image=False, locale=locale)
             await edit_prompt(interaction, prompt)
         elif action in ("cell", "cell2"):
-            index = int(values[0]) if action == "cell" and values else control.int_arg(0)
+            # ``cell`` is the select of a page of cells; ``cell2`` the Back button of a cell.
+            index = control.int_arg(0)
+            if action == "cell":
+                index = chosen_index(values, first=index * PAGE_SIZE)
             order = desk.renderer.order(placements_of(info))
             rotations = placements_of(info).get(order[index], []) if 0 <= index < len(order) else []
             if action == "cell" and len(rotations) == 1:
@@ -333,14 +343,15 @@ async def handle(
         elif action in ("mv", "ms"):
             # The figure phase of a placement made earlier (e.g. by an older bot version).
             moves = list(info.legal_moves)
-            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
+            number = control.int_arg(1)  # a button's choice, or the page of a select
+            index = chosen_index(values, first=first_option(control)) if action == "ms" else number
             if not 0 <= index < len(moves):
-                raise OutOfDate()
+                raise InvalidChoice()
             await _act(desk, interaction, control, moves[index], moves[index])
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
-        raise OutOfDate() from None
+        raise InvalidChoice() from None
 
 
 async def _figure_step(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import parse_option_values
+from bot.console import normalise_move, parse_option_values
 from engine.protocol import OptionSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -226,3 +226,15 @@ def test_typed_moves_are_forgiven_before_the_engine_reads_them(
 
     game = "carcassonne" if "@" in expected else "tock"
     assert normalise_move(game, typed, legal) == expected
+
+
+def test_a_jack_swap_typed_the_other_way_round_is_read_as_the_swap_meant() -> None:
+    # The engine refuses J:r40<>r30 as written (N-5.2, N-6.6); the console, reading what a
+    # person typed, turns it into the legal swap of the same two pawns.
+    legal = ["J:r30<>r40", "5:r30-r35"]
+    assert normalise_move("tock", "J:r40<>r30", legal) == "J:r30<>r40"
+    assert normalise_move("tock", "J:r30<>r40", legal) == "J:r30<>r40"
+    assert normalise_move("tock", "J:r40<>r31", legal) == "J:r40<>r31", (
+        "no legal swap: left as typed"
+    )
+    assert normalise_move("tock", "5:r30-r35", legal) == "5:r30-r35"
