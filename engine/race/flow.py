@@ -329,7 +329,8 @@ def play(state: State, move: Move, auto: bool = False) -> State:
             Event(
                 "discard",
                 seat,
-                {"card": card, "auto": auto},
+                # Why the card goes: a 10's ban, the clock, or no card could move a pawn.
+                {"card": card, "auto": auto, "banned": state.banned},
             )
         )
         new = state.evolve(

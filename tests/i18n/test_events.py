@@ -81,6 +81,19 @@ def test_race_events_name_seats_by_colour_and_never_notation() -> None:
 
 
 def test_a_discard_says_why() -> None:
+    import engine.tock as tock
+
+    state = tock.new_game(4, {}, 3)
+    rng = random.Random(3)
+    reasons = set()
+    for _ in range(400):
+        seat = min(tock.seats_to_act(state))
+        state = tock.apply(state, rng.choice(tock.legal_moves(state, seat)))
+        for event in state.events:
+            if event.kind == "discard":
+                key = event_message(event.to_json(), game="tock")
+                reasons.add(getattr(key, "key", None))
+    assert {"event.discard_banned", "event.discard_stuck"} <= reasons, reasons
     stuck = {"kind": "discard", "seat": 3, "data": {"card": "5", "auto": False}}
     banned = {"kind": "discard", "seat": 3, "data": {"card": "5", "auto": False, "banned": True}}
     assert event_text(stuck, "en", game="tock") == "Green cannot move any pawn and discards a 5."
