@@ -184,7 +184,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
             return live.record
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return record
 
     async def board_of(self, table_id: int) -> tuple[int, int | None]:
@@ -251,7 +251,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
                 view,
                 legal,
                 to_act,
-                labels=self._labels(live, legal),
+                labels=self._labels(live, seat.index, legal),
                 seven_starts=self._seven_starts(live, seat.index) if to_act else {},
                 pick=None if pick is None else str(pick),
             )

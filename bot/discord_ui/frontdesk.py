@@ -25,7 +25,6 @@ from bot.discord_ui.open_hands import OpenHands
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
@@ -238,7 +237,7 @@ class FrontDesk:
                 hints=hints,
             )
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         table: TableRecord = effects.table
         self.remember(table)
@@ -314,8 +313,8 @@ class FrontDesk:
         if len(tables) == 1:
             return int(tables[0].id)
         if not tables:
-            raise TableError("There is no open table in this channel.")
-        raise TableError("Several tables are open here: choose one with the `table` option.")
+            raise TableError("desk.no_table_here")
+        raise TableError("desk.several_tables")
 
     async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
         """Refuse a table of another server as if it did not exist (a typed number or a
@@ -372,9 +371,9 @@ class FrontDesk:
                 await reply_private(interaction, await hint_text(self, tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
-                raise TableError(f"Unknown action {action}.")
+                raise TableError("cmd.error.failed")
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         except Exception:
             log.exception("/table %s failed", action)
@@ -405,7 +404,7 @@ class FrontDesk:
     ) -> None:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
-            raise TableError(t("desk.not_playing", "en"))
+            raise TableError("desk.not_playing")
         # A missing board is posted whatever the window; a present one at most every
         # REPOST_WINDOW seconds (anyone may ask, and each post is a full image).
         version, newest = await self.service.board_of(table_id)
@@ -502,7 +501,7 @@ class FrontDesk:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:
             locale = locale_of(interaction)
-            await self.answer(interaction, retranslate(str(error), locale), public=public)
+            await self.answer(interaction, error.text(locale), public=public)
         except prompts.InvalidChoice:
             await self.answer(
                 interaction, t("robust.invalid_choice", locale_of(interaction)), public=public
