@@ -246,7 +246,7 @@ class TableNotFound(TableError):
 def check_table_id(table_id: int) -> int:
     """``table_id`` if a table could have it (1 to :data:`MAX_ID`), else :class:`TableNotFound`."""
     if not 0 < table_id <= MAX_ID:
-        raise TableNotFound(f"There is no table {table_id}.")
+        raise TableNotFound(table=table_id)
     return table_id
 
 
@@ -301,7 +301,7 @@ class BadSeat(TableError):
 class InvalidTableOptions(TableError):
     """A table option that is unknown or out of range; the message names it."""
 
-    default_key = "error.invalid_option"
+    default_key = "error.options_invalid"
 
 
 class CannotStart(TableError):

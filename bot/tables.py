@@ -192,7 +192,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
         (``(0, None)`` before any board); :class:`TableNotFound` if there is no table."""
         board = await self.storage.load_board(check_table_id(table_id))
         if board is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return board
 
     async def board_delivered(self, table_id: int, version: int, message_id: int | None) -> None:

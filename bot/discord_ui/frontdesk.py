@@ -321,7 +321,7 @@ class FrontDesk:
         crafted custom_id must not reach another server's table)."""
         table = await self.service.get(table_id)
         if table.guild_id != (interaction.guild_id or 0):
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
 
     async def table_command(
         self,
