@@ -17,13 +17,11 @@ from bot.effects import PublicUpdate
 from bot.records import BadRecord, loads, replay_views
 from i18n import t
 
-LOCALE = "en"  # the terminal speaks English, like the rest of `poeppel play`
 
-
-def _seat_name(data: dict[str, Any], seat: int | None) -> str:
+def _seat_name(data: dict[str, Any], seat: int | None, locale: str) -> str:
     for s in data["seats"]:
         if seat is not None and s["seat"] == seat:
-            return str(s["name"] or t("seat.seat", LOCALE, number=seat + 1))
+            return str(s["name"] or t("seat.seat", locale, number=seat + 1))
     return ""
 
 
@@ -40,22 +38,22 @@ def final_check(data: dict[str, Any], view: dict[str, Any]) -> list[str]:
     return problems
 
 
-def play_record(path: str, console: Console, images: Any, quiet: bool) -> int:
-    """Replay the record at ``path``; the exit status."""
+def play_record(path: str, console: Console, images: Any, quiet: bool, locale: str = "en") -> int:
+    """Replay the record at ``path``, saying it in ``locale``; the exit status."""
     try:
         data = loads(Path(path).read_bytes())
     except (OSError, BadRecord) as error:
-        console.print(f"[red]{t('record.cannot_read', LOCALE, path=path, error=error)}[/]")
+        console.print(f"[red]{t('record.cannot_read', locale, path=path, error=error)}[/]")
         return 2
-    game = t(f"game.{data['game']}", LOCALE)
-    console.print(t("record.title", LOCALE, game=game, table=data.get("table", "?")))
+    game = t(f"game.{data['game']}", locale)
+    console.print(t("record.title", locale, game=game, table=data.get("table", "?")))
     view: dict[str, Any] = {}
     for step, position in replay_views(data):
         view = position
         if step is None or quiet:
             continue
-        who = _seat_name(data, step.get("seat"))
-        move = step.get("move") or t(f"record.kind.{step['kind']}", LOCALE)
+        who = _seat_name(data, step.get("seat"), locale)
+        move = step.get("move") or t(f"record.kind.{step['kind']}", locale)
         console.print(f"{step['index'] + 1:>4}. {who}: {move}", markup=False, highlight=False)
     update = PublicUpdate(int(data.get("table") or 0), "finished", "", len(data["steps"]), view)
     drawn = images.show(update.table_id, update)
@@ -63,7 +61,7 @@ def play_record(path: str, console: Console, images: Any, quiet: bool) -> int:
         console.print(
             t(
                 "record.standing",
-                LOCALE,
+                locale,
                 place=seat["place"],
                 name=seat["name"],
                 score=seat["score"],
@@ -73,7 +71,7 @@ def play_record(path: str, console: Console, images: Any, quiet: bool) -> int:
         console.print(f"[dim]{drawn}[/]")
     problems = final_check(data, view)
     if problems:
-        console.print(f"[red]{t('record.mismatch', LOCALE, problems='; '.join(problems))}[/]")
+        console.print(f"[red]{t('record.mismatch', locale, problems='; '.join(problems))}[/]")
         return 1
-    console.print(t("record.replayed", LOCALE, steps=len(data["steps"])))
+    console.print(t("record.replayed", locale, steps=len(data["steps"])))
     return 0

@@ -45,6 +45,7 @@ from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
+from bot.table_hints import HintsMixin, HintsOff, TableHint
 from bot.table_history import HistoryEntry, partners_of, reader_history
 from bot.table_model import (
     ABSENT_POLICIES,
@@ -81,6 +82,7 @@ __all__ = [
     "BadSeat",
     "CannotStart",
     "Effects",
+    "HintsOff",
     "HistoryEntry",
     "IllegalMoveError",
     "InvalidTableOptions",
@@ -96,6 +98,7 @@ __all__ = [
     "StaleVersion",
     "TableError",
     "TableFull",
+    "TableHint",
     "TableNotFound",
     "TableRecord",
     "TableService",
@@ -103,7 +106,9 @@ __all__ = [
 ]
 
 
-class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, ResultsMixin):
+class TableService(
+    RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMixin, ResultsMixin
+):
     """Creates and runs tables for many guilds in one process. See the module docstring.
 
     ``storage`` must be open. ``clock`` gives wall time for the turn clock. ``listener``
@@ -141,6 +146,7 @@ class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, Resul
         self.listener = listener
         self.owns_guild = owns_guild or (lambda _guild: True)
         self.choose_bot_move = choose_bot_move or engine_chooser(bot_time_budget)
+        self.hint_time_budget = bot_time_budget
         self._load_game = load_game
         self._modules: dict[str, Any] = {}
         self.snapshot_every = snapshot_every
@@ -184,7 +190,7 @@ class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, Resul
             return live.record
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return record
 
     async def board_of(self, table_id: int) -> tuple[int, int | None]:
@@ -192,7 +198,7 @@ class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, Resul
         (``(0, None)`` before any board); :class:`TableNotFound` if there is no table."""
         board = await self.storage.load_board(check_table_id(table_id))
         if board is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return board
 
     async def board_delivered(self, table_id: int, version: int, message_id: int | None) -> None:
@@ -251,7 +257,7 @@ class TableService(RematchMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, Resul
                 view,
                 legal,
                 to_act,
-                labels=self._labels(live, legal),
+                labels=self._labels(live, seat.index, legal),
                 seven_starts=self._seven_starts(live, seat.index) if to_act else {},
                 pick=None if pick is None else str(pick),
             )

@@ -54,6 +54,7 @@ carcassonne = app_commands.Group(
     quick_start="every player starts with one pawn on the board",
     variant5="the 5 may move any pawn",
     turn_time="time per turn before the game acts for an absent player",
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     game_type=[
@@ -75,6 +76,7 @@ async def tock_new(
     quick_start: bool = False,
     variant5: bool = False,
     turn_time: int = 0,
+    hints: bool = False,
 ) -> None:
     """Open a Tock table."""
     options = {
@@ -83,7 +85,7 @@ async def tock_new(
         "quick_start": quick_start,
         "variant5": variant5,
     }
-    await _desk(interaction).new_table(interaction, "tock", players, options, turn_time)
+    await _desk(interaction).new_table(interaction, "tock", players, options, turn_time, hints)
 
 
 @dog.command(name="new", description="Open a Dog table in this channel")
@@ -91,6 +93,7 @@ async def tock_new(
     players="4 or 6 players, always in teams",
     ruleset="bsw (the BrettspielWelt rules) or braendi (official Brändi Dog)",
     turn_time="time per turn before the game acts for an absent player",
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="6", value=6)],
@@ -101,10 +104,15 @@ async def tock_new(
     turn_time=TURN_TIME_CHOICES,
 )
 async def dog_new(
-    interaction: Interaction, players: int = 4, ruleset: str = "bsw", turn_time: int = 0
+    interaction: Interaction,
+    players: int = 4,
+    ruleset: str = "bsw",
+    turn_time: int = 0,
+    hints: bool = False,
 ) -> None:
     """Open a Dog table."""
-    await _desk(interaction).new_table(interaction, "dog", players, {"preset": ruleset}, turn_time)
+    options = {"preset": ruleset}
+    await _desk(interaction).new_table(interaction, "dog", players, options, turn_time, hints)
 
 
 @carcassonne.command(name="new", description="Open a Carcassonne table in this channel")
@@ -116,6 +124,7 @@ async def dog_new(
     inns_cathedrals="the Inns & Cathedrals expansion: off, its tiles only, or in full",
     traders_builders="the Traders & Builders expansion: off, its tiles only, or in full",
     turn_time="time per turn before the game acts for an absent player",
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     farms=[app_commands.Choice(name=v, value=v) for v in ("third", "first", "second", "off")],
@@ -132,6 +141,7 @@ async def carcassonne_new(
     inns_cathedrals: str = "off",
     traders_builders: str = "off",
     turn_time: int = 0,
+    hints: bool = False,
 ) -> None:
     """Open a Carcassonne table."""
     options = {
@@ -141,7 +151,8 @@ async def carcassonne_new(
         "inns_cathedrals": inns_cathedrals,
         "traders_builders": traders_builders,
     }
-    await _desk(interaction).new_table(interaction, "carcassonne", players, options, turn_time)
+    desk = _desk(interaction)
+    await desk.new_table(interaction, "carcassonne", players, options, turn_time, hints)
 
 
 # --- /table ------------------------------------------------------------------------------------
@@ -178,6 +189,7 @@ for _name, _description in (
     ("status", "Show the seats and whose turn it is"),
     ("board", "Post the current board again"),
     ("log", "The moves played so far"),
+    ("hint", "Ask the bot what to play (tables with hints only)"),
 ):
     table.add_command(_table_command(_name, _description))
 

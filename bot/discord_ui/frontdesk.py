@@ -21,13 +21,13 @@ from bot.discord_ui import prompts
 from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.hints import hint_text
 from bot.discord_ui.open_hands import OpenHands
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
 from bot.discord_ui.replay_viewer import ReplayViewer
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
@@ -235,6 +235,7 @@ class FrontDesk:
         players: int,
         options: Mapping[str, Any],
         turn_time: int,
+        hints: bool = False,
     ) -> None:
         """``/<game> new``: create the table, post its lobby and open its thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -257,9 +258,10 @@ class FrontDesk:
                 options=engine_options(game, options),
                 turn_time=turn_time,
                 seed=self.seed_for_new_table(),
+                hints=hints,
             )
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         table: TableRecord = effects.table
         thread = await self.open_lobby(channel, table, public, interaction.user.id)
@@ -347,15 +349,15 @@ class FrontDesk:
         if len(tables) == 1:
             return int(tables[0].id)
         if not tables:
-            raise TableError("There is no open table in this channel.")
-        raise TableError("Several tables are open here: choose one with the `table` option.")
+            raise TableError("desk.no_table_here")
+        raise TableError("desk.several_tables")
 
     async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
         """Refuse a table of another server as if it did not exist (a typed number or a
         crafted custom_id must not reach another server's table)."""
         table = await self.service.get(table_id)
         if table.guild_id != (interaction.guild_id or 0):
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
 
     async def table_command(
         self,
@@ -401,10 +403,13 @@ class FrontDesk:
             elif action == "log":
                 await reply_private(interaction, await self._log_text(tid, user.id, locale))
                 return
+            elif action == "hint":
+                await reply_private(interaction, await hint_text(self, tid, user.id, locale))
+                return
             else:  # pragma: no cover - the command list is fixed
-                raise TableError(f"Unknown action {action}.")
+                raise TableError("cmd.error.failed")
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         except Exception:
             log.exception("/table %s failed", action)
@@ -435,7 +440,7 @@ class FrontDesk:
     ) -> None:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
-            raise TableError(t("desk.not_playing", "en"))
+            raise TableError("desk.not_playing")
         # A missing board is posted whatever the window; a present one at most every
         # REPOST_WINDOW seconds (anyone may ask, and each post is a full image).
         version, newest = await self.service.board_of(table_id)
@@ -537,7 +542,7 @@ class FrontDesk:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:
             locale = locale_of(interaction)
-            await self.answer(interaction, retranslate(str(error), locale), public=public)
+            await self.answer(interaction, error.text(locale), public=public)
         except prompts.InvalidChoice:
             await self.answer(
                 interaction, t("robust.invalid_choice", locale_of(interaction)), public=public

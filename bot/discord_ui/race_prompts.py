@@ -16,6 +16,7 @@ import discord
 
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     SELECTS_PER_PAGE,
@@ -35,6 +36,7 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import Effects, PrivateInfo
 from bot.table_model import Phase, TableError
 from i18n import t
+from i18n.events import card_word
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -127,9 +129,13 @@ def single_move(info: PrivateInfo, token: str) -> str | None:
 
 
 def _labels(info: PrivateInfo, moves: list[str], locale: str = "en") -> list[str]:
+    """Each move in words: the service's label (with the move's effects) when it has one."""
     names = _names(info)
     view: Mapping[str, Any] = info.view or {}
-    return [move_label(m, view, names, locale) for m in moves]
+    known = dict(zip(info.legal_moves, info.labels, strict=False))
+    return [
+        known[m].text(locale) if m in known else move_label(m, view, names, locale) for m in moves
+    ]
 
 
 async def hand_prompt(
@@ -142,13 +148,16 @@ async def hand_prompt(
     legal = list(info.legal_moves)
     lines = [note] if note else []
     received = view.get("received")
-    if received:
-        lines.append(t("race.received", locale, card=card_label(str(received), locale)))
+    # Said while the card is still in the hand: once played it is news no more (the view
+    # keeps it until the next deal).
+    if received and str(received) in (view.get("hand") or ()):
+        card = card_word(str(received), article=True).text(locale)
+        lines.append(t("race.received", locale, card=card))
     items: list[discord.ui.Item[Any]] = []
     phase = view.get("phase")
     if info.to_act and view.get("seven"):
         left = view["seven"].get("left", "?")
-        lines.append(t("race.finish_seven", locale, left=left))
+        lines.append(t("race.finish_seven", locale, count=left))
         moves = choices(info, SEGMENTS)
         labels = _labels(info, moves, locale)
         items = choice_controls(table, version, SEGMENTS, labels, back=None, locale=locale)
@@ -218,6 +227,7 @@ async def hand_prompt(
                     row=4,
                 )
             )
+    items += hint_buttons(info.table, info.to_act, 4, locale)
     if not hand:
         lines.append(t("race.no_cards", locale))
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
@@ -236,7 +246,7 @@ def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en"
         kinds = joker_kinds(info)
         discards = [m for m in legal if m == "X:D"]
         if not kinds and not discards:
-            raise TableError(t("error.joker_no_move", locale))
+            raise TableError("error.joker_no_move")
         if len(kinds) == 1 and not discards:
             return moves_prompt(info, "X=" + kinds[0], page, locale)
         if len(choices(info, "X")) <= PAGE_SIZE * SELECTS_PER_PAGE:
@@ -260,7 +270,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     """The moves for ``key`` as buttons, or a paged select."""
     moves = choices(info, key)
     if not moves:
-        raise TableError(t("error.card_no_move", locale, card=card_label(key, locale)))
+        raise TableError("error.card_no_move", card=card_word("X" if key.startswith("X") else key))
     if key.startswith("X="):
         title = t("race.joker_title", locale, card=card_label(key[2:], locale))
     else:
@@ -268,7 +278,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     if key == SEGMENTS:
         view = info.view or {}
         left = (view.get("seven") or {}).get("left", "?")
-        text = t("race.finish_seven", locale, left=left)
+        text = t("race.finish_seven", locale, count=left)
         back: str | None = None
     else:
         text = t("race.moves_with", locale, card=title)
@@ -288,6 +298,9 @@ async def handle(
     """A click on a race-game control; the hand it was made on stays open afterwards."""
     action = control.action
     locale = locale_of(interaction)
+    if action == "hint":
+        await show_hint(desk, interaction, control.table, locale)  # the hand stays as it is
+        return
     if action == "hand":
         # Not strict: during an exchange every pick posts a new board, and the hand shown
         # from the previous one is still the same hand.
