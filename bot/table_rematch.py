@@ -23,6 +23,7 @@ from bot.table_model import (
     TableRecord,
     WrongPhase,
 )
+from i18n.message import msg
 
 
 def reserved_seats(record: TableRecord) -> dict[int, int]:
@@ -38,7 +39,7 @@ class RematchMixin(LobbyMixin):
     async def _stored(self, table_id: int) -> TableRecord:
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return record
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Effects:
@@ -46,10 +47,10 @@ class RematchMixin(LobbyMixin):
         if it is open already, confirm ``user_id``'s kept seat there."""
         old = await self.storage.load_table(table_id)
         if old is None or old.phase != Phase.FINISHED:
-            raise WrongPhase("Only a finished table can be played again.")
+            raise WrongPhase("error.rematch_finished_only")
         people = [s for s in old.seats if (s.user_id or s.former_user_id) is not None]
         if not any((s.user_id or s.former_user_id) == user_id for s in people):
-            raise NotSeated("Only the players of this table can ask for a rematch.")
+            raise NotSeated("error.rematch_players_only")
         existing = old.extra.get("rematch")
         if existing is not None:
             again = await self._stored(int(existing))
@@ -97,7 +98,7 @@ class RematchMixin(LobbyMixin):
                 extra={**live.record.extra, "rematch": table_id},
             )
             await self._write(live, done, [], live.state)
-        text = f"{name} opened a rematch of table {old.id}."  # table.rematch_opened
+        text = msg("table.rematch_opened", name=name, table=old.id)
         return Effects(record, [*created.public, self._lobby_update(record, "lobby", text)])
 
     async def join(
@@ -127,18 +128,15 @@ class RematchMixin(LobbyMixin):
                 if teams is not None and team is not None and 0 <= team < len(teams):
                     open_seats = [p for p in open_seats if p in teams[team]]
                 if not open_seats:
-                    raise TableFull("The free seats are kept for the players of the last game.")
+                    raise TableFull("error.rematch_seats_kept")
                 seat, team = open_seats[0], None
             elif seat in kept:
-                raise TableFull(f"Seat {seat + 1} is kept for a player of the last game.")
+                raise TableFull("error.rematch_seat_kept", seat=seat + 1)
         return await super().join(table_id, user_id, name, seat=seat, team=team)
 
     async def start_game(self, table_id: int, user_id: int) -> Effects:
         """Start, unless seats are still kept for players who have not confirmed."""
         record = await self._stored(table_id)
         if record.phase == Phase.LOBBY and user_id == record.host_id and reserved_seats(record):
-            raise CannotStart(
-                "Some seats are still kept for the players of the last game: "
-                "wait for them, or fill those seats with bots."
-            )
+            raise CannotStart("error.rematch_waiting")
         return await super().start_game(table_id, user_id)

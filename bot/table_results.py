@@ -95,7 +95,7 @@ class ResultsMixin(TableCore):
             return found
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         if record.phase != Phase.FINISHED:
             return None
         return await self._record_result(record)
@@ -107,9 +107,9 @@ class ResultsMixin(TableCore):
         step as spectators saw it (what records and replays are made of)."""
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         if record.phase != Phase.FINISHED:
-            raise WrongPhase("Only a finished table can be replayed.")
+            raise WrongPhase("error.replay_finished_only")
         cached = self._histories.get(table_id)
         if cached is not None:
             return record, cached[0], cached[1]

@@ -78,9 +78,7 @@ class ReplayViewer:
         try:
             content, kwargs = await self._position(interaction, table_id, 0)
         except TableError as error:
-            from bot.discord_ui.retranslate import retranslate
-
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         await interaction.followup.send(content, ephemeral=True, **kwargs)
 
@@ -97,7 +95,7 @@ class ReplayViewer:
         locale = locale_of(interaction)
         record, first, steps = await self.desk.service.public_history(table_id)
         if record.guild_id != interaction.guild_id:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         last = len(steps)
         position = max(0, min(position, last))
         step = steps[position - 1] if position else None
