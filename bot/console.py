@@ -26,7 +26,7 @@ from rich.table import Table
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
-from i18n.catalog import LOCALES, normalise_locale, t
+from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
 from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
 from i18n.message import list_words, say
@@ -277,7 +277,9 @@ async def _play(
             )
             console.print(escape(said))
             table_id = table.id
+            use_game_terms(table.game)
         else:
+            use_game_terms(args.game)
             created, effects = await _new_table(service, args, console)
             if created is None:
                 return 2

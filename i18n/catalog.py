@@ -11,13 +11,21 @@ form of the language): :func:`t` picks its form from the ``count`` parameter wit
 plural rule of the language, so no code ever decides ``n == 1`` itself. English is complete
 by definition: any key or language missing elsewhere falls back to it, and a key missing even
 in English comes back as the key itself, so a gap shows up in the chat instead of a crash.
+
+Games that share messages but not words: Tock and Dog share the race messages, yet German Dog
+players say *Pöppel* and *Starthaus* where Tock players say *Figur* and *Startbereich*. A
+language gives such a message a gettext context (``msgctxt "dog"``) variant, and a front end
+says a table's messages inside :func:`game_terms` (or after :func:`use_game_terms`) for that
+table's game: the variant is taken where there is one, the shared message everywhere else.
 """
 
 from __future__ import annotations
 
 import logging
 import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -72,9 +80,22 @@ def catalogue(locale: str) -> Mapping[str, Entry]:
     """The messages of ``locale`` (one of :data:`LOCALES`) as key -> entry, cached.
 
     A plural entry is the tuple of its forms. Empty and fuzzy translations are left out (a
-    plural entry with any empty form too), so that they fall back to English.
+    plural entry with any empty form too), so that they fall back to English. Game variants
+    (entries with a ``msgctxt``) are not in it: see :func:`game_variants`.
     """
+    return _read(locale)[0]
+
+
+@cache
+def game_variants(locale: str) -> Mapping[tuple[str, str], Entry]:
+    """The game-specific variants of ``locale``: (game, key) -> entry (``msgctxt`` entries)."""
+    return _read(locale)[1]
+
+
+@cache
+def _read(locale: str) -> tuple[dict[str, Entry], dict[tuple[str, str], Entry]]:
     messages: dict[str, Entry] = {}
+    variants: dict[tuple[str, str], Entry] = {}
     for path in catalogue_files(locale):
         with path.open("rb") as handle:
             po = read_po(handle, locale=locale, ignore_obsolete=True)
@@ -82,12 +103,38 @@ def catalogue(locale: str) -> Mapping[str, Entry]:
             if not message.id or message.fuzzy:
                 continue
             key = message.id if isinstance(message.id, str) else message.id[0]
+            entry: Entry | None = None
             if isinstance(message.string, str):
-                if message.string:
-                    messages[key] = message.string
+                entry = message.string or None
             elif message.string and all(message.string):
-                messages[key] = tuple(message.string)
-    return messages
+                entry = tuple(message.string)
+            if entry is None:
+                continue
+            if message.context:
+                variants[(message.context, key)] = entry
+            else:
+                messages[key] = entry
+    return messages, variants
+
+
+#: The game whose words messages are said in (``None``: the shared words).
+_GAME_TERMS: ContextVar[str | None] = ContextVar("poeppel_game_terms", default=None)
+
+
+@contextmanager
+def game_terms(game: str | None) -> Iterator[None]:
+    """Say messages in ``game``'s own words inside the block (see the module docstring)."""
+    token = _GAME_TERMS.set(game)
+    try:
+        yield
+    finally:
+        _GAME_TERMS.reset(token)
+
+
+def use_game_terms(game: str | None) -> None:
+    """Say messages in ``game``'s own words for the rest of the current task (an interaction
+    handler runs in a task of its own, so this ends with it)."""
+    _GAME_TERMS.set(game)
 
 
 @cache
@@ -127,7 +174,10 @@ def template(key: str, locale: object, count: int | None = None) -> str:
     a slip that still reads).
     """
     language = normalise_locale(locale)
-    found = catalogue(language).get(key)
+    game = _GAME_TERMS.get()
+    found = None if game is None else game_variants(language).get((game, key))
+    if found is None:
+        found = catalogue(language).get(key)
     if found is None:
         language = DEFAULT_LOCALE
         found = catalogue(DEFAULT_LOCALE).get(key)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from i18n.catalog import has_key
+from i18n.catalog import game_terms, has_key
 from i18n.message import Message, msg
 
 #: How sentences name seats: a mapping or sequence of names (messages or text) per seat.
@@ -142,9 +142,13 @@ def event_text(
     names: Names = None,
     board: Mapping[str, Any] | None = None,
 ) -> str:
-    """The sentence of ``event`` in ``locale`` ("" for an event that is not said)."""
+    """The sentence of ``event`` in ``locale`` ("" for an event that is not said), in the
+    words of ``game`` (German Dog's Pöppel)."""
     message = event_message(event, game=game, names=names, board=board)
-    return "" if message is None else message.text(locale)
+    if message is None:
+        return ""
+    with game_terms(game):
+        return message.text(locale)
 
 
 class _Facts:

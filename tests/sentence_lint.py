@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n.catalog import LOCALES, keys
+from i18n.catalog import LOCALES, keys, use_game_terms
 
 #: Texts of these kinds are sentences: they end in punctuation.
 SENTENCE_KINDS = frozenset({"public", "private", "refusal", "turn"})
@@ -167,6 +167,7 @@ async def play_and_collect(
     from bot.tables import TableService
 
     game, players, options = FAMILIES[family]
+    use_game_terms(game)  # as the front ends say a table's messages: in its game's words
     storage = await open_storage(":memory:")
     service = TableService(storage, choose_bot_move=random_chooser, snapshot_every=0)
     rng = random.Random(seed)

@@ -34,6 +34,7 @@ from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
 from bot.table_model import Phase, TableError, TableNotFound, TableRecord
 from i18n import t
+from i18n.catalog import use_game_terms
 from i18n.history import history_line
 
 if TYPE_CHECKING:
@@ -206,6 +207,8 @@ class FrontDesk:
         player) the open hands of the people concerned are brought up to date.
         """
         self.remember(effects.table)
+        # This task says the table's messages in its game's words (the open hands too).
+        use_game_terms(effects.table.game)
         try:
             await self.publisher.deliver(effects)
         except discord.HTTPException as error:
@@ -343,10 +346,12 @@ class FrontDesk:
         if isinstance(channel, discord.Thread):
             for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
                 if table.thread_id == channel.id:
+                    use_game_terms(table.game)
                     return int(table.id)
         channel_id = channel.id if channel is not None else None
         tables = await self.service.list_tables(guild_id, channel_id, active=True)
         if len(tables) == 1:
+            use_game_terms(tables[0].game)
             return int(tables[0].id)
         if not tables:
             raise TableError("desk.no_table_here")
@@ -358,6 +363,8 @@ class FrontDesk:
         table = await self.service.get(table_id)
         if table.guild_id != (interaction.guild_id or 0):
             raise TableNotFound(table=table_id)
+        # The rest of this interaction's task says the table's messages in its game's words.
+        use_game_terms(table.game)
 
     async def table_command(
         self,

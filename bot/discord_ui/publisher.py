@@ -25,6 +25,7 @@ from bot.discord_ui.translator import guild_locale_of
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import Phase, TableRecord
 from i18n import t
+from i18n.catalog import game_terms
 from i18n.events import tile_words
 from i18n.message import list_words, msg
 
@@ -272,8 +273,15 @@ class Publisher:
         """Post one update; with its board image only when ``draw`` (and it has a board).
 
         The ``last`` update of a delivery carries the controls and becomes the table's newest
-        board; return its message id (None without a thread).
+        board; return its message id (None without a thread). Said in the words of the
+        table's game (German Dog's Pöppel, Tock's Figur).
         """
+        with game_terms(table.game):
+            return await self._post_update_words(table, update, last=last, draw=draw)
+
+    async def _post_update_words(
+        self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool
+    ) -> int | None:
         if table.thread_id is None:
             return None
         thread = await self.channel(table.thread_id)

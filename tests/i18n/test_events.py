@@ -72,7 +72,10 @@ def test_race_places_are_counted_from_the_pawns_own_start() -> None:
 def test_race_events_name_seats_by_colour_and_never_notation() -> None:
     capture = {"kind": "capture", "seat": 1, "data": {"at": "r12", "by": 0, "to": "k1"}}
     assert event_text(capture, "de", game="tock") == (
-        "Die Figur von Blau wird geschlagen und muss zurück in den Zwinger."
+        "Die Figur von Blau wird geschlagen und muss zurück in den Startbereich."
+    )
+    assert event_text(capture, "de", game="dog") == (
+        "Der Pöppel von Blau wird geschlagen und muss zurück ins Starthaus."
     )
     play = {"kind": "play", "seat": 0, "data": {"card": "J", "move": "J:r59<>r31"}}
     assert event_text(play, "en", game="tock") == "Red plays a Jack."
