@@ -53,11 +53,13 @@ def caption(
     if step is None:
         return f"**{head}**\n{t('replay.start', locale)}"
     names = step.view.get("names")
-    told = " ".join(
-        event_text(e, locale, game=table.game, names=names)
+    # A race board's size lets places be said from a pawn's start (Carcassonne has none).
+    board = None if table.game == "carcassonne" else step.view.get("board")
+    said = (
+        event_text(e, locale, game=table.game, names=names, board=board)
         for e in step.view.get("events") or ()
-        if e.get("text")
     )
+    told = " ".join(text for text in said if text)
     return f"**{head}**\n{told or t('replay.quiet_step', locale)}"[:2000]
 
 
