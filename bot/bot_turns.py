@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
+from typing import Any
 
-from bot.bots import is_instant
+from bot.bots import is_instant, slow_levels
 from bot.effects import Effects
 from bot.table_core import Conflict, LiveTable
-from bot.table_model import ABSENT_BOT_LEVEL, IllegalMoveError, LogKind, Phase
+from bot.table_model import IllegalMoveError, LogKind, Phase, bot_level_of
 from bot.table_updates import UpdatesMixin
 
 log = logging.getLogger(__name__)
@@ -24,24 +26,32 @@ class BotTurnsMixin(UpdatesMixin):
 
     async def _follow_up(self, live: LiveTable, effects: Effects) -> None:
         """Run the bot turns and automatic actions after an operation: now (into ``effects``),
-        or, with ``defer_bots``, in a background task that delivers each to the listener."""
-        if not (self.defer_bots and self.listener is not None):
+        or in a background task that delivers them to the listener: all of them with
+        ``defer_bots``, and with ``defer_slow_bots`` those from the first bot whose level
+        thinks long (a ``hard`` search) on, so the operation's answer does not wait for it."""
+        if self.listener is None or not (self.defer_bots or self.defer_slow_bots):
             await self._advance(live, effects)
+            return
+        if not self.defer_bots and not await self._advance(live, effects, slow_limit=0):
             return
         task = asyncio.create_task(self._advance_later(live.record.id))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _advance_later(self, table_id: int) -> None:
-        """Play the pending bot turns one at a time, each committed and delivered on its own,
-        so other requests at this table can come in between."""
+        """Play the pending bot turns in the background, each delivery committed on its own
+        so other requests at this table can come in between: one action at a time with
+        ``defer_bots``, else one slow bot's move and the quick actions after it."""
         assert self.listener is not None
         more = True
         while more:
             try:
                 async with self._session(table_id) as live:
                     effects = Effects(live.record)
-                    more = await self._advance(live, effects, limit=1)
+                    if self.defer_bots:
+                        more = await self._advance(live, effects, limit=1)
+                    else:
+                        more = await self._advance(live, effects, slow_limit=1)
             except Conflict:
                 continue
             except Exception:
@@ -56,12 +66,20 @@ class BotTurnsMixin(UpdatesMixin):
             await asyncio.gather(*self._background, return_exceptions=True)
 
     async def _advance(
-        self, live: LiveTable, effects: Effects, *, limit: int = _MAX_CHAINED_ACTIONS
+        self,
+        live: LiveTable,
+        effects: Effects,
+        *,
+        limit: int = _MAX_CHAINED_ACTIONS,
+        slow_limit: int | None = None,
     ) -> bool:
         """Play what nobody needs to be asked for: left seats' automatic actions and bot turns,
         until a person owes a decision or the game is over (then return False), or until
-        ``limit`` actions were played (then return True: more may follow)."""
+        ``limit`` actions, or ``slow_limit`` moves of slow bots, were played (then return
+        True: more may follow)."""
         module = self._game(live)
+        slow = slow_levels(self.choose_bot_move)
+        slow_played = 0
         for _ in range(limit):
             record = live.record
             if record.phase != Phase.PLAYING:
@@ -78,14 +96,13 @@ class BotTurnsMixin(UpdatesMixin):
             seat = bots[0]
             legal = self._legal_texts(live, seat)
             view = module.view(live.state, seat)
-            level = by_index[seat].bot_level or ABSENT_BOT_LEVEL
+            level = by_index[seat].bot_level or bot_level_of(record)
+            if level in slow:
+                if slow_limit is not None and slow_played >= slow_limit:
+                    return True
+                slow_played += 1
             bot_seed = (record.seed * 1_000_003 + record.version * 101 + seat) % (1 << 63)
-            args = (record.game, view, level, legal, bot_seed)
-            if is_instant(self.choose_bot_move):
-                text = self.choose_bot_move(*args)
-            else:
-                # A thinking bot must never block the other tables.
-                text = await asyncio.to_thread(self.choose_bot_move, *args)
+            text = await self._bot_move(record.game, view, level, legal, bot_seed)
             try:
                 await self._step(live, effects, LogKind.MOVE, seat, text)
             except IllegalMoveError:
@@ -95,3 +112,19 @@ class BotTurnsMixin(UpdatesMixin):
         if limit == _MAX_CHAINED_ACTIONS:
             log.error("table %s: too many automatic actions in a row", live.record.id)
         return True
+
+    async def _bot_move(
+        self, game: str, view: Any, level: str, legal: list[str], seed: int
+    ) -> str:
+        """The chooser's move: called on the loop (instant), awaited (a pool of worker
+        processes), or else in a thread (a thinking bot must never block the other tables)."""
+        chooser = self.choose_bot_move
+        if is_instant(chooser):
+            text = chooser(game, view, level, legal, seed)
+        elif inspect.iscoroutinefunction(getattr(chooser, "__call__", None)) or (
+            inspect.iscoroutinefunction(chooser)
+        ):
+            text = await chooser(game, view, level, legal, seed)  # type: ignore[misc]
+        else:
+            text = await asyncio.to_thread(chooser, game, view, level, legal, seed)
+        return str(text)

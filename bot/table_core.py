@@ -96,6 +96,7 @@ class TableCore:
     snapshot_every: int
     require_person: bool
     defer_bots: bool
+    defer_slow_bots: bool
     timeouts_before_leave: int
     _load_game: GameLoader
     _modules: dict[str, Any]

@@ -9,13 +9,13 @@ from typing import Any
 from bot.effects import Effects, PublicUpdate
 from bot.table_core import Conflict, LiveTable
 from bot.table_model import (
-    ABSENT_BOT_LEVEL,
     ABSENT_POLICIES,
     BOT_LEVELS,
     TURN_TIMES,
     AlreadySeated,
     BadSeat,
     CannotStart,
+    DEFAULT_BOT_LEVEL,
     InvalidTableOptions,
     LogEntry,
     LogKind,
@@ -27,6 +27,7 @@ from bot.table_model import (
     TableFull,
     TableRecord,
     WrongPhase,
+    bot_level_of,
     game_title,
 )
 from bot.table_updates import UpdatesMixin
@@ -49,12 +50,15 @@ class LobbyMixin(UpdatesMixin):
         absent_policy: str = "auto",
         seed: int | None = None,
         seat_host: bool = True,
+        bot_level: str = DEFAULT_BOT_LEVEL,
     ) -> Effects:
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
 
         ``players`` is the number of seats (default: the game's largest count that is at most
-        4). Raises :class:`InvalidTableOptions` naming a bad game, option, player count, turn
-        time or absent policy.
+        4). ``bot_level`` is the table's level of bots: of those added without a level, and
+        of the bot that takes a seat a person leaves (absent policy ``bot``). Raises
+        :class:`InvalidTableOptions` naming a bad game, option, player count, turn time,
+        absent policy or bot level.
         """
         module = self._module_or_error(game)
         counts = tuple(module.PLAYER_COUNTS)
@@ -80,6 +84,7 @@ class LobbyMixin(UpdatesMixin):
             raise InvalidTableOptions(
                 f"absent-player policy must be one of {', '.join(ABSENT_POLICIES)}."
             )
+        self._check_bot_level(bot_level)
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         now = self.clock.now()
@@ -101,6 +106,7 @@ class LobbyMixin(UpdatesMixin):
             version=1,
             created_at=now,
             updated_at=now,
+            extra={"bot_level": bot_level},
         )
         table_id = await self.storage.create_table(record)
         record = record.with_changes(id=table_id)
@@ -133,17 +139,19 @@ class LobbyMixin(UpdatesMixin):
         self,
         table_id: int,
         user_id: int,
-        level: str = "normal",
+        level: str | None = None,
         *,
         seat: int | None = None,
         team: int | None = None,
     ) -> Effects:
-        """The host puts a bot of ``level`` (easy, normal, hard) into a free seat."""
-        if level not in BOT_LEVELS:
-            raise InvalidTableOptions(f"bot level must be one of {', '.join(BOT_LEVELS)}.")
+        """The host puts a bot of ``level`` (easy, normal, hard; default: the table's level)
+        into a free seat."""
+        if level is not None:
+            self._check_bot_level(level)
         async with self._session(table_id) as live:
             record = self._require_phase(live.record, Phase.LOBBY, "add a bot")
             self._require_host(record, user_id)
+            level = level or bot_level_of(record)
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
             seats[index] = Seat(index, name=f"Bot {index + 1} ({level})", bot_level=level)
@@ -304,7 +312,7 @@ class LobbyMixin(UpdatesMixin):
             seats[position] = Seat(
                 seat.index,
                 name=f"{seat.name} (bot)",
-                bot_level=ABSENT_BOT_LEVEL,
+                bot_level=bot_level_of(record),
                 former_user_id=user_id,
             )
             entry = LogEntry(record.log_length, LogKind.BOT, seat.index, "", version)
@@ -363,6 +371,11 @@ class LobbyMixin(UpdatesMixin):
             self._live.pop(record.id, None)
             raise TableError("The table changed at the same moment; please try again.") from None
         return live.record
+
+    @staticmethod
+    def _check_bot_level(level: str) -> None:
+        if level not in BOT_LEVELS:
+            raise InvalidTableOptions(f"bot level must be one of {', '.join(BOT_LEVELS)}.")
 
     @staticmethod
     def _require_host(record: TableRecord, user_id: int) -> None:

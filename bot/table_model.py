@@ -13,12 +13,15 @@ from typing import Any
 from i18n.catalog import has_key, t
 
 #: The absent-player policies: ``auto`` lets the engine take the left seat's decisions
-#: (C-13), ``bot`` hands the seat to a bot of level :data:`ABSENT_BOT_LEVEL`.
+#: (C-13), ``bot`` hands the seat to a bot of the table's level (:func:`bot_level_of`).
 ABSENT_POLICIES: tuple[str, ...] = ("auto", "bot")
 #: The bot levels ``engine.bots.choose_move`` accepts.
 BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-#: The level of the bot that takes over a seat under the ``bot`` absent policy.
-ABSENT_BOT_LEVEL = "normal"
+#: The bot level of a table that was not given one: the level of the lobby's "Add bot" and of
+#: the bot that takes over a seat under the ``bot`` absent policy.
+DEFAULT_BOT_LEVEL = "normal"
+#: The former name of :data:`DEFAULT_BOT_LEVEL` (kept for callers of the older service).
+ABSENT_BOT_LEVEL = DEFAULT_BOT_LEVEL
 #: Allowed turn times in seconds; 0 means no turn clock.
 TURN_TIMES: tuple[int, ...] = (0, 60, 120, 180, 300, 600, 900, 1800, 3600, 86400)
 
@@ -165,6 +168,11 @@ class TableRecord:
         """A copy with ``changes`` applied."""
         return replace(self, **changes)
 
+    @property
+    def bot_level(self) -> str:
+        """The table's bot level (chosen by the host at creation; see :func:`bot_level_of`)."""
+        return bot_level_of(self)
+
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` plays at this table, if any."""
         for seat in self.seats:
@@ -176,6 +184,13 @@ class TableRecord:
     def active(self) -> bool:
         """True while the table is in its lobby or being played."""
         return self.phase in (Phase.LOBBY, Phase.PLAYING)
+
+
+def bot_level_of(record: TableRecord) -> str:
+    """The table's bot level: ``extra["bot_level"]``, or :data:`DEFAULT_BOT_LEVEL` for a
+    table opened before tables had one."""
+    level = (record.extra or {}).get("bot_level")
+    return level if level in BOT_LEVELS else DEFAULT_BOT_LEVEL
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.effects import Effects
-from bot.table_model import Phase, TableError, TableRecord
+from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableRecord
 from i18n import t
 
 if TYPE_CHECKING:
@@ -32,11 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Controls on public messages (lobby, board): answered through an ephemeral deferral.
-PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile"})
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start", "hand", "tile"})
 #: Lobby controls carry no meaningful version.
-LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
-#: The level of bots added with the lobby's "Add bot" button.
-DEFAULT_BOT_LEVEL = "easy"
+LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start"})
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -52,7 +50,6 @@ class FrontDesk:
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
         self.bot: commands.Bot | None = None
-        self.bot_level = DEFAULT_BOT_LEVEL
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
@@ -100,8 +97,11 @@ class FrontDesk:
         players: int,
         options: Mapping[str, Any],
         turn_time: int,
+        *,
+        bot_level: str = DEFAULT_BOT_LEVEL,
     ) -> None:
-        """``/<game> new``: create the table, post its lobby and open its thread."""
+        """``/<game> new``: create the table, post its lobby and open its thread; its bots
+        play at ``bot_level`` unless the host adds one of another level."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel = interaction.channel
         locale, public = locale_of(interaction), guild_locale_of(interaction)
@@ -122,6 +122,7 @@ class FrontDesk:
                 options=engine_options(game, options),
                 turn_time=turn_time,
                 seed=self.seed_for_new_table(),
+                bot_level=bot_level,
             )
         except TableError as error:
             await reply_private(interaction, retranslate(str(error), locale))
@@ -298,7 +299,7 @@ class FrontDesk:
             await interaction.response.defer()
         try:
             if control.action in LOBBY_ACTIONS:
-                await self._lobby_action(interaction, control)
+                await self._lobby_action(interaction, control, values)
             else:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:
@@ -329,7 +330,9 @@ class FrontDesk:
         except discord.HTTPException:
             await reply_private(interaction, text)
 
-    async def _lobby_action(self, interaction: discord.Interaction, control: ControlId) -> None:
+    async def _lobby_action(
+        self, interaction: discord.Interaction, control: ControlId, values: list[str]
+    ) -> None:
         user = interaction.user
         tid = control.table
         locale = locale_of(interaction)
@@ -339,8 +342,10 @@ class FrontDesk:
         elif control.action == "leave":
             effects = await self.service.leave(tid, user.id)
             answer = t("desk.left", locale)
-        elif control.action == "bot":
-            effects = await self.service.add_bot(tid, user.id, self.bot_level)
+        elif control.action in ("bot", "botlvl"):
+            # "Add bot" adds one of the table's level; the select, one of the level picked.
+            level = values[0] if control.action == "botlvl" and values else None
+            effects = await self.service.add_bot(tid, user.id, level)
             answer = t("lobby.bot_joined", locale)
         else:
             effects = await self.service.start_game(tid, user.id)

@@ -85,7 +85,11 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
     """The lobby message: game, host, options, seats with teams, and the table's state."""
     title = GAME_TITLES.get(table.game, table.game)
     head = t("lobby.title", locale, game=title, table=table.id, host=f"<@{table.host_id}>")
-    lines = [head, options_line(table, locale), ""]
+    lines = [head, options_line(table, locale)]
+    if table.phase in (Phase.LOBBY, Phase.PLAYING):
+        level = t(f"bot_level.{table.bot_level}", locale)
+        lines.append(t("lobby.bot_level", locale, level=level))
+    lines.append("")
     teams = teams_of(table)
     team_of: dict[int, int] = {}
     if teams:
@@ -101,7 +105,10 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
         elif s.is_bot and s.user_id is None:
             level = t(f"bot_level.{s.bot_level}", locale) if s.bot_level else ""
             name = retranslate(s.name, locale, _BOT_NAMES) or t("lobby.bot_default", locale)
-            who = t("lobby.bot", locale, name=name, level=level)
+            if level and f"({level})" in name:  # "Bot 2 (hard)" says its level already
+                who = t("lobby.bot_named", locale, name=name)
+            else:
+                who = t("lobby.bot", locale, name=name, level=level)
         else:
             who = s.name or f"<@{s.user_id}>"
             if s.left:
