@@ -1,8 +1,9 @@
 """The real bot process (``poeppel run``) with an event-loop lag probe, for ``bench.discord_load``.
 
-Run as a script, ``python -P bench/bot_under_load.py`` (``-P``: not ``bench/`` first on the path), with the code under test first on
-``PYTHONPATH`` (this branch, or a checkout of an older commit for a "before" figure): it
-imports nothing of ``bench``, so it works against any version of the bot.
+Run as a script, ``python -P bench/bot_under_load.py`` (``-P``: ``bench/`` is not put first on
+the path), with the code under test first on ``PYTHONPATH`` (this branch, or a checkout of an
+older commit for a "before" figure): it imports nothing of ``bench``, so it works against any
+version of the bot.
 
 ``BENCH_LAG_FILE``: where to write the lag samples (JSON ``[[wall time, lag seconds], ...]``)
 when the bot ends (SIGTERM). ``BENCH_BOT_LEVEL``: the level of the lobby's "Add bot" button in
@@ -17,6 +18,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 #: How often the probe wakes: the lag is how late each wake-up comes.
@@ -50,8 +52,7 @@ def main() -> int:
             task.cancel()
             path = os.environ.get("BENCH_LAG_FILE")
             if path:
-                with open(path, "w", encoding="utf-8") as handle:
-                    json.dump(samples, handle)
+                Path(path).write_text(json.dumps(samples), encoding="utf-8")  # noqa: ASYNC240
 
     app._serve = serve_with_probe  # type: ignore[assignment]
     from bot.cli import main as cli_main

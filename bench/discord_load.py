@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -52,6 +53,8 @@ WRAPPER = Path(__file__).with_name("bot_under_load.py")
 #: A step nobody answered in this long is given up (the driver starts over from the board).
 STEP_LIMIT = 120.0
 VERSION_IN_ID = re.compile(r"^t:(\d+):v:(\d+):")
+#: The fake's route pattern of a message posted in a channel or thread.
+POST_MESSAGE = "^/channels/(?P<channel>[^/]+)/messages$"
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -86,8 +89,9 @@ class Watch:
                 now = time.perf_counter()
                 if regex.pattern.endswith("/callback$"):
                     self.acks.setdefault(int(req.args["interaction"]), now)
-                elif method == "POST" and regex.pattern == "^/channels/(?P<channel>[^/]+)/messages$":
-                    self.posts.setdefault(int(req.args["channel"]), []).append((now, bool(req.uploads)))
+                elif method == "POST" and regex.pattern == POST_MESSAGE:
+                    posts = self.posts.setdefault(int(req.args["channel"]), [])
+                    posts.append((now, bool(req.uploads)))
                 self.changed.set()
                 return result
 
@@ -140,6 +144,10 @@ def board_version(board: Message) -> int:
         if match:
             return int(match.group(2))
     return -1
+
+
+def changed(message: Message, before: tuple[str, str]) -> bool:
+    return (message.content, repr(message.components)) != before
 
 
 def enabled(message: Message) -> list[dict[str, Any]]:
@@ -229,7 +237,7 @@ class Player:
             await self._click(message, choice)
             if ":give:" in choice.get("custom_id", ""):
                 return last  # the card to pass is chosen: nothing more this turn
-            await self.watch.until(lambda: (message.content, repr(message.components)) != before)
+            await self.watch.until(functools.partial(changed, message, before))
         return last or None
 
     def _choose(self, controls: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -328,7 +336,7 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                     DISCORD_GATEWAY_URL=fake.ws_url,
                     SYNC_COMMANDS="true",
                     LOG_LEVEL="WARNING",
-                    PYTHONPATH=str(Path(args.code).resolve()),
+                    PYTHONPATH=args.code,
                     BENCH_LAG_FILE=str(lag_file),
                     BENCH_BOT_LEVEL=level,
                 )
@@ -357,8 +365,9 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                     rng = random.Random(7)
                     await asyncio.gather(
                         *(
-                            Player(fake, watch, user, thread, figures, random.Random(rng.random()))
-                            .play(stop_at)
+                            Player(
+                                fake, watch, user, thread, figures, random.Random(rng.random())
+                            ).play(stop_at)
                             for user, thread in players
                         )
                     )
@@ -407,7 +416,7 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"code: {Path(args.code).resolve()}; {args.tables} tables on {args.guilds} servers")
+    print(f"code: {args.code}; {args.tables} tables on {args.guilds} servers")
     for level in args.levels:
         line = await run_level(args, level)
         print(line, flush=True)
@@ -421,4 +430,6 @@ if __name__ == "__main__":
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per level")
     parser.add_argument("--code", default=str(ROOT), help="the checkout whose bot is run")
     parser.add_argument("--database-url", default=None)
-    asyncio.run(main(parser.parse_args()))
+    arguments = parser.parse_args()
+    arguments.code = str(Path(arguments.code).resolve())
+    asyncio.run(main(arguments))

@@ -113,16 +113,14 @@ class BotTurnsMixin(UpdatesMixin):
             log.error("table %s: too many automatic actions in a row", live.record.id)
         return True
 
-    async def _bot_move(
-        self, game: str, view: Any, level: str, legal: list[str], seed: int
-    ) -> str:
+    async def _bot_move(self, game: str, view: Any, level: str, legal: list[str], seed: int) -> str:
         """The chooser's move: called on the loop (instant), awaited (a pool of worker
         processes), or else in a thread (a thinking bot must never block the other tables)."""
         chooser = self.choose_bot_move
         if is_instant(chooser):
             text = chooser(game, view, level, legal, seed)
-        elif inspect.iscoroutinefunction(getattr(chooser, "__call__", None)) or (
-            inspect.iscoroutinefunction(chooser)
+        elif inspect.iscoroutinefunction(chooser) or inspect.iscoroutinefunction(
+            type(chooser).__call__
         ):
             text = await chooser(game, view, level, legal, seed)  # type: ignore[misc]
         else:

@@ -11,11 +11,11 @@ from bot.table_core import Conflict, LiveTable
 from bot.table_model import (
     ABSENT_POLICIES,
     BOT_LEVELS,
+    DEFAULT_BOT_LEVEL,
     TURN_TIMES,
     AlreadySeated,
     BadSeat,
     CannotStart,
-    DEFAULT_BOT_LEVEL,
     InvalidTableOptions,
     LogEntry,
     LogKind,
