@@ -148,6 +148,8 @@ def process_env(fake: FakeDiscord, database_url: str) -> dict[str, str]:
         # Both ask to sync; only the process owning shard 0 may (see app.syncs_commands).
         SYNC_COMMANDS="true",
         LOG_LEVEL="WARNING",
+        # This checkout's code, whatever the virtualenv has installed.
+        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
     )
     return env
 
