@@ -179,13 +179,15 @@ async def play_race_turn(
     stats: Stats,
     *,
     prefer: str | None = None,
+    label: str = "Show my hand",
 ) -> None:
     """``user`` opens their hand from the newest board and plays (or picks) through buttons.
 
-    ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move.
+    ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move;
+    ``label`` is the board's button in the server's language.
     """
     board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, "Show my hand")
+    prompt = await open_prompt(world, user, board, label)
     stats.clicks += 1
     if "You received a" in prompt.content:
         stats.received += 1
