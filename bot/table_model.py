@@ -20,8 +20,6 @@ BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The bot level of a table that was not given one: the level of the lobby's "Add bot" and of
 #: the bot that takes over a seat under the ``bot`` absent policy.
 DEFAULT_BOT_LEVEL = "normal"
-#: The former name of :data:`DEFAULT_BOT_LEVEL` (kept for callers of the older service).
-ABSENT_BOT_LEVEL = DEFAULT_BOT_LEVEL
 #: Allowed turn times in seconds; 0 means no turn clock.
 TURN_TIMES: tuple[int, ...] = (0, 60, 120, 180, 300, 600, 900, 1800, 3600, 86400)
 

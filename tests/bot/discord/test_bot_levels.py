@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from bot.table_model import BOT_LEVELS
 from i18n.catalog import LOCALES, has_key, keys
-from tests.bot.discord.conftest import RecordingRenderer, World, private_text, running_world
+from tests.bot.discord.conftest import RecordingRenderer, World, private_text
 from tests.bot.discord.driving import Stats, greedy_chooser, play_race_turn
+from tests.bot.discord.test_languages import german_world  # noqa: F401 (a fixture)
 from tests.bot.discord.test_lobby import open_table
 from tests.fakediscord.models import Message, iter_components
 
@@ -101,26 +101,12 @@ async def test_a_table_without_the_option_has_normal_bots(world: World) -> None:
     assert "🤖 Bot 2 (normal)" in world.lobby(table_id).text
 
 
-@pytest.fixture
-async def german_world(tmp_path: Path) -> AsyncIterator[World]:
-    """A German server; alice reads German, bob Hungarian, carol English."""
-    recorder = RecordingRenderer()
-    async with running_world(
-        tmp_path,
-        guild_name="Stammtisch",
-        channel_name="spiele",
-        guild_locale="de",
-        locales=("de", "hu", "en-US"),
-        renderer=recorder.renderer(),
-    ) as world:
-        world.bot_brain = greedy_chooser
-        await world.restart()
-        yield world
-
-
 @pytest.mark.slow
-async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:
-    world = german_world
+async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:  # noqa: F811
+    world = german_world  # alice reads German, bob Hungarian, carol English
+    world.bot_brain = greedy_chooser
+    world.renderer = RecordingRenderer().renderer()  # many boards: a fast stand-in
+    await world.restart()
     tables = []
     for level in BOT_LEVELS:
         opened = await world.alice.slash(world.channel, "tock new", players=4, bot_level=level)
