@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.bot.test_two_processes import process_env
 from tests.fakediscord import rest
 from tests.fakediscord.models import Channel, Message, iter_components
 from tests.fakediscord.scripting import ScriptedUser
@@ -324,18 +325,9 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
         restore = watch.install()
         try:
             async with FakeDiscord() as fake:
-                env = {
-                    k: v
-                    for k, v in os.environ.items()
-                    if not k.startswith(("DISCORD_", "SHARD_", "SYNC_", "DEV_GUILD", "DATABASE"))
-                }
+                database = args.database_url or f"sqlite:///{work / 'bench.sqlite3'}"
+                env = process_env(fake, database)
                 env.update(
-                    DISCORD_TOKEN=fake.token,
-                    DATABASE_URL=args.database_url or f"sqlite:///{work / 'bench.sqlite3'}",
-                    DISCORD_API_BASE=fake.api_base,
-                    DISCORD_GATEWAY_URL=fake.ws_url,
-                    SYNC_COMMANDS="true",
-                    LOG_LEVEL="WARNING",
                     PYTHONPATH=args.code,
                     BENCH_LAG_FILE=str(lag_file),
                     BENCH_BOT_LEVEL=level,
