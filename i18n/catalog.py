@@ -21,6 +21,8 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
+from i18n.articles import ARTICLE_SPECS, with_article
+
 log = logging.getLogger(__name__)
 
 #: The languages Pöppel speaks, English first (the fallback).
@@ -89,6 +91,27 @@ def template(key: str, locale: object) -> str:
     return found
 
 
+class _Formatter(string.Formatter):
+    """``str.format`` with one addition: the spec ``a``/``A`` puts an article before a value.
+
+    ``{seat:a}`` reads ``az 1`` or ``a 2`` in Hungarian (see :mod:`i18n.articles`); every other
+    spec is Python's own.
+    """
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec in ARTICLE_SPECS:
+            return with_article(value, format_spec)
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def format_message(text: str, params: Mapping[str, Any]) -> str:
+    """Fill a catalogue template: named placeholders, unknown ones left visible, article specs."""
+    return _FORMATTER.vformat(text, (), _Params(params))
+
+
 class _Params(dict[str, Any]):
     """Format parameters that leave an unknown placeholder visible instead of raising."""
 
@@ -107,7 +130,7 @@ def t(key: str, locale: object, /, **params: Any) -> str:
     if not params and "{" not in text:
         return text
     try:
-        return text.format_map(_Params(params))
+        return format_message(text, params)
     except (ValueError, IndexError, AttributeError, KeyError):
         log.warning("message %r in %s does not format with %s", key, locale, sorted(params))
         return text

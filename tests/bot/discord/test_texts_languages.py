@@ -38,7 +38,7 @@ def test_move_labels_in_german_and_hungarian() -> None:
     assert move_label("X=7:r17-r24", VIEW, NAMES, "de") == (
         "Joker als 7: Figur auf 17 → 24 (7 Schritte)"
     )
-    assert move_label("3:r17-h0.2", VIEW, NAMES, "hu") == "3: gyalog: 17 → otthon 2"
+    assert move_label("3:r17-h0.2", VIEW, NAMES, "hu") == "3: bábu: 17 → otthon 2"
     assert move_label("F", VIEW, NAMES, "de").startswith("Aussetzen")
 
 
