@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
-from bot.bot_pool import BotPool, _start_worker
+from bot.bot_pool import BotPool, _start_worker, machine_cores
 from bot.bots import engine_move
+from bot.settings import Settings
 from engine import get_game
 from tests.bot.test_two_processes import process_env
 from tests.fakediscord.server import FakeDiscord
@@ -223,3 +225,18 @@ async def test_the_bot_process_leaves_no_worker_behind(tmp_path: Path) -> None:
             assert await _gone(workers) == [], f"orphans after {ending.name}"
     output = (tmp_path / "bot.log").read_text()
     assert "Traceback" not in output, output
+
+
+def test_the_bot_workers_are_set_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("BOT_WORKERS", "BOT_TIME_BUDGET", "BOT_WORKER_NICE"):
+        monkeypatch.delenv(name, raising=False)
+    default = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (default.bot_workers, default.bot_time_budget, default.bot_worker_nice) == (None, 1, 10)
+    assert BotPool(default.bot_workers).workers == machine_cores()
+    monkeypatch.setenv("BOT_WORKERS", "3")
+    monkeypatch.setenv("BOT_TIME_BUDGET", "0.5")
+    chosen = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (chosen.bot_workers, chosen.bot_time_budget) == (3, 0.5)
+    monkeypatch.setenv("BOT_WORKERS", "0")
+    with pytest.raises(ValidationError, match="BOT_WORKERS"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
