@@ -107,7 +107,7 @@ async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:  
     world.bot_brain = greedy_chooser
     world.renderer = RecordingRenderer().renderer()  # many boards: a fast stand-in
     await world.restart()
-    tables = []
+    tables, lobbies = [], []
     for level in BOT_LEVELS:
         opened = await world.alice.slash(world.channel, "tock new", players=4, bot_level=level)
         answer = private_text(opened, world.alice)
@@ -120,6 +120,7 @@ async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:  
         menu = select_level(world.lobby(table_id))
         other = next(lv for lv in BOT_LEVELS if lv != level)
         await world.alice.select(world.lobby(table_id), custom_id=menu["custom_id"], values=[other])
+        lobbies.append(world.lobby(table_id).text)
         await world.alice.click(world.lobby(table_id), label="Starten")
         tables.append(table_id)
     rng, stats = random.Random(4), Stats()
@@ -133,12 +134,11 @@ async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:  
                         world, table_id, user, thread, rng, stats, label="Meine Karten zeigen"
                     )
     assert stats.turns >= 8
-    lobby = world.lobby(tables[0]).text
     for table_id in tables:  # somebody leaves: their seat goes to a bot of the table's level
         await world.bob.slash(world.channel, "table leave", table=table_id)
         await world.desk.service.idle()  # type: ignore[union-attr]
     status = await world.carol.slash(world.channel, "table status", table=tables[0])
-    assert "Bot level: **easy**" in private_text(status, world.carol)
+    assert "🤖 Bot 3 (easy)" in private_text(status, world.carol)
 
     raw = {
         (message.id, word)
@@ -147,8 +147,8 @@ async def test_no_catalogue_key_reaches_a_player(german_world: World) -> None:  
         for word in key_like(text)
     }
     assert not raw, raw
-    assert "Bot-Stärke: **leicht**" in lobby
-    assert "🤖 Bot 4 (normal)" in lobby
+    assert "Bot-Stärke: **leicht**" in lobbies[0]
+    assert "🤖 Bot 4 (normal)" in lobbies[0]
     # Every message a player got in this game was read (the scan is not vacuous).
     readers = {m.visible_to and tuple(m.visible_to) for m in world.fake.messages_by_id.values()}
     assert (world.bob.id,) in readers
