@@ -6,6 +6,8 @@ import asyncio
 import inspect
 import logging
 import random
+from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from bot.bots import is_instant, slow_levels
@@ -21,6 +23,19 @@ log = logging.getLogger(__name__)
 _MAX_CHAINED_ACTIONS = 5_000
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class BotAsk:
+    """What a bot is asked to decide: its seat's view of the table at ``version``."""
+
+    version: int
+    seat: int
+    game: str
+    view: Any
+    level: str
+    legal: list[str]
+    seed: int
+
+
 class BotTurnsMixin(UpdatesMixin):
     """Plays bots and left seats until a person owes a decision (now or in the background)."""
 
@@ -34,24 +49,30 @@ class BotTurnsMixin(UpdatesMixin):
             return
         if not self.defer_bots and not await self._advance(live, effects, slow_limit=0):
             return
-        task = asyncio.create_task(self._advance_later(live.record.id))
+        if self.defer_bots:
+            self._in_background(self._advance_later(live.record.id))
+        elif live.record.id in self._thinkers:
+            # This table's thinker is under way: it looks at the table again before it ends.
+            self._rethink.add(live.record.id)
+        else:
+            self._thinkers.add(live.record.id)
+            self._in_background(self._think_later(live.record.id))
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
     async def _advance_later(self, table_id: int) -> None:
-        """Play the pending bot turns in the background, each delivery committed on its own
-        so other requests at this table can come in between: one action at a time with
-        ``defer_bots``, else one slow bot's move and the quick actions after it."""
+        """Play the pending bot turns one at a time, each committed and delivered on its own,
+        so other requests at this table can come in between."""
         assert self.listener is not None
         more = True
         while more:
             try:
                 async with self._session(table_id) as live:
                     effects = Effects(live.record)
-                    if self.defer_bots:
-                        more = await self._advance(live, effects, limit=1)
-                    else:
-                        more = await self._advance(live, effects, slow_limit=1)
+                    more = await self._advance(live, effects, limit=1)
             except Conflict:
                 continue
             except Exception:
@@ -59,6 +80,45 @@ class BotTurnsMixin(UpdatesMixin):
                 return
             if effects.public or effects.private:
                 await self.listener(effects)
+
+    async def _think_later(self, table_id: int) -> None:
+        """Play the slow bots' moves in the background, each with the quick actions after it
+        in one delivery. A slow bot thinks *outside* the table's session: the table answers
+        other requests meanwhile (a person's exchange pick, a "Show my hand"), and a move
+        found for a version that is no longer current is thought again. One such task runs
+        per table (see :meth:`_follow_up`)."""
+        try:
+            await self._think(table_id)
+        finally:
+            self._thinkers.discard(table_id)
+            self._rethink.discard(table_id)
+
+    async def _think(self, table_id: int) -> None:
+        assert self.listener is not None
+        ask: BotAsk | None = None
+        text = ""
+        while True:
+            try:
+                async with self._session(table_id) as live:
+                    self._rethink.discard(table_id)  # this session sees the newest table
+                    effects = Effects(live.record)
+                    # Every change of the table bumps its version: the same version is the
+                    # same position, for which the move was found.
+                    if ask is not None and live.record.version == ask.version:
+                        await self._play_bot(live, effects, ask, text)
+                    more = await self._advance(live, effects, slow_limit=0)
+                    ask = self._bot_ask(live) if more else None
+            except Conflict:
+                continue
+            except Exception:
+                log.exception("bot turns at table %s failed", table_id)
+                return
+            if effects.public or effects.private:
+                await self.listener(effects)
+            if ask is None and table_id not in self._rethink:
+                return
+            if ask is not None:
+                text = await self._bot_move(ask)
 
     async def idle(self) -> None:
         """Wait until the background bot turns (``defer_bots``) have all been played."""
@@ -77,52 +137,74 @@ class BotTurnsMixin(UpdatesMixin):
         until a person owes a decision or the game is over (then return False), or until
         ``limit`` actions, or ``slow_limit`` moves of slow bots, were played (then return
         True: more may follow)."""
-        module = self._game(live)
         slow = slow_levels(self.choose_bot_move)
         slow_played = 0
         for _ in range(limit):
             record = live.record
             if record.phase != Phase.PLAYING:
                 return False
-            to_act = sorted(module.seats_to_act(live.state))
+            module = self._game(live)
             by_index = {s.index: s for s in record.seats}
-            left = [s for s in to_act if by_index[s].left]
+            left = [s for s in sorted(module.seats_to_act(live.state)) if by_index[s].left]
             if left:
                 await self._step(live, effects, LogKind.AUTO, left[0])
                 continue
-            bots = [s for s in to_act if by_index[s].is_bot]
-            if not bots:
+            ask = self._bot_ask(live)
+            if ask is None:
                 return False
-            seat = bots[0]
-            legal = self._legal_texts(live, seat)
-            view = module.view(live.state, seat)
-            level = by_index[seat].bot_level or bot_level_of(record)
-            if level in slow:
+            if ask.level in slow:
                 if slow_limit is not None and slow_played >= slow_limit:
                     return True
                 slow_played += 1
-            bot_seed = (record.seed * 1_000_003 + record.version * 101 + seat) % (1 << 63)
-            text = await self._bot_move(record.game, view, level, legal, bot_seed)
-            try:
-                await self._step(live, effects, LogKind.MOVE, seat, text)
-            except IllegalMoveError:
-                log.warning("bot at table %s chose illegal %r; random move", record.id, text)
-                fallback = random.Random(bot_seed).choice(legal)
-                await self._step(live, effects, LogKind.MOVE, seat, fallback)
+            await self._play_bot(live, effects, ask, await self._bot_move(ask))
         if limit == _MAX_CHAINED_ACTIONS:
             log.error("table %s: too many automatic actions in a row", live.record.id)
         return True
 
-    async def _bot_move(self, game: str, view: Any, level: str, legal: list[str], seed: int) -> str:
+    def _bot_ask(self, live: LiveTable) -> BotAsk | None:
+        """The decision the next bot to act owes, or None when no bot owes one now."""
+        record = live.record
+        if record.phase != Phase.PLAYING:
+            return None
+        module = self._game(live)
+        by_index = {s.index: s for s in record.seats}
+        to_act = sorted(module.seats_to_act(live.state))
+        if any(by_index[s].left for s in to_act):
+            return None  # the left seats' automatic actions come first
+        bots = [s for s in to_act if by_index[s].is_bot]
+        if not bots:
+            return None
+        seat = bots[0]
+        return BotAsk(
+            version=record.version,
+            seat=seat,
+            game=record.game,
+            view=module.view(live.state, seat),
+            level=by_index[seat].bot_level or bot_level_of(record),
+            legal=self._legal_texts(live, seat),
+            seed=(record.seed * 1_000_003 + record.version * 101 + seat) % (1 << 63),
+        )
+
+    async def _play_bot(self, live: LiveTable, effects: Effects, ask: BotAsk, text: str) -> None:
+        """Apply the bot's move (a seeded random legal one if the engine refuses it)."""
+        try:
+            await self._step(live, effects, LogKind.MOVE, ask.seat, text)
+        except IllegalMoveError:
+            log.warning("bot at table %s chose illegal %r; random move", live.record.id, text)
+            fallback = random.Random(ask.seed).choice(ask.legal)
+            await self._step(live, effects, LogKind.MOVE, ask.seat, fallback)
+
+    async def _bot_move(self, ask: BotAsk) -> str:
         """The chooser's move: called on the loop (instant), awaited (a pool of worker
         processes), or else in a thread (a thinking bot must never block the other tables)."""
         chooser = self.choose_bot_move
+        args = (ask.game, ask.view, ask.level, ask.legal, ask.seed)
         if is_instant(chooser):
-            text = chooser(game, view, level, legal, seed)
+            text = chooser(*args)
         elif inspect.iscoroutinefunction(chooser) or inspect.iscoroutinefunction(
             type(chooser).__call__
         ):
-            text = await chooser(game, view, level, legal, seed)  # type: ignore[misc]
+            text = await chooser(*args)  # type: ignore[misc]
         else:
-            text = await asyncio.to_thread(chooser, game, view, level, legal, seed)
+            text = await asyncio.to_thread(chooser, *args)
         return str(text)

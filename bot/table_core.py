@@ -101,6 +101,8 @@ class TableCore:
     _load_game: GameLoader
     _modules: dict[str, Any]
     _background: set[asyncio.Task[None]]
+    _thinkers: set[int]
+    _rethink: set[int]
     _live: dict[int, LiveTable]
     _locks: dict[int, asyncio.Lock]
     _armed: dict[int, float]

@@ -148,6 +148,8 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
         self.defer_slow_bots = defer_slow_bots
         self.timeouts_before_leave = timeouts_before_leave
         self._background: set[asyncio.Task[None]] = set()
+        self._thinkers: set[int] = set()  # tables whose slow bots think in the background
+        self._rethink: set[int] = set()  # ... and that changed since their thinker last looked
         self._live: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._armed: dict[int, float] = {}  # table id -> next clock event (reminder or timeout)

@@ -128,3 +128,32 @@ async def test_a_persons_move_is_answered_before_the_hard_bots_after_it_think(
     assert [e.index for e in log] == list(range(len(log)))
     assert "easy" not in brain.asked
     await svc.stop()
+
+
+async def test_a_table_answers_its_people_while_a_hard_bot_thinks(
+    storage: Storage, recorder: Recorder
+) -> None:
+    brain = SlowHardBots()
+    svc = _service(storage, listener=recorder, choose_bot_move=brain, defer_slow_bots=True)
+    table_id = (
+        await svc.create(GUILD, CHANNEL, "toy", ANN, "Ann", players=2, bot_level="hard")
+    ).table.id
+    await svc.add_bot(table_id, ANN)
+    await svc.start_game(table_id, ANN)  # an exchange: Ann and the bot pick at once
+    await asyncio.sleep(0.01)
+    assert brain.asked == ["hard"]  # the bot is thinking...
+    # ... and Ann is answered meanwhile: her hand, and her pick.
+    info = await asyncio.wait_for(svc.private_info(table_id, ANN), 5)
+    picked = await asyncio.wait_for(
+        svc.act(table_id, ANN, info.legal_moves[0], info.table.version), 5
+    )
+    assert picked.table.version > info.table.version
+    brain.answer.set()
+    await svc.idle()
+    # The bot's move was found for a position that changed: it thought again, and played;
+    # that was the only move thought in vain (one thinker per table).
+    assert brain.asked[:2] == ["hard", "hard"]
+    log = await storage.load_log(table_id)
+    assert [e.seat for e in log[:2]] == [0, 1]
+    assert len([e for e in log if e.seat == 1]) == len(brain.asked) - 1
+    await svc.stop()
