@@ -103,6 +103,21 @@ async def test_searches_are_served_in_the_order_they_were_asked() -> None:
     assert order == [0, 1, 2, 3, 4]
 
 
+async def test_a_worker_that_died_is_replaced_and_the_move_still_played() -> None:
+    (view, legal), *_ = positions("tock", 4, 1)
+    expected = engine_move("tock", view, "hard", legal, 9, BUDGET, ITERATIONS)
+    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        before = pool.worker_pids()
+        for pid in before:  # killed: out of memory, or by a careless operator
+            os.kill(pid, signal.SIGKILL)
+        assert await _gone(before) == []
+        assert await pool("tock", view, "hard", legal, 9) == expected
+        assert await pool("tock", view, "normal", legal, 9) == engine_move(
+            "tock", view, "normal", legal, 9
+        )
+        assert not set(pool.worker_pids()) & set(before)
+
+
 def _clock_across_a_sleep(seconds: float) -> tuple[float, float]:
     started, wall = time.perf_counter(), time.monotonic()
     time.sleep(seconds)
