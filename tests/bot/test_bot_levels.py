@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot.bots import random_chooser
+from bot.clock import FakeClock
 from bot.storage.base import Storage
-from bot.table_model import DEFAULT_BOT_LEVEL, bot_level_of
+from bot.table_model import DEFAULT_BOT_LEVEL, LogKind, bot_level_of
 from bot.tables import InvalidTableOptions, Phase, TableService
 from tests.bot.conftest import Recorder, load_game
 
@@ -156,4 +157,32 @@ async def test_a_table_answers_its_people_while_a_hard_bot_thinks(
     log = await storage.load_log(table_id)
     assert [e.seat for e in log[:2]] == [0, 1]
     assert len([e for e in log if e.seat == 1]) == len(brain.asked) - 1
+    await svc.stop()
+
+
+async def test_a_timeout_does_not_hold_the_clock_while_a_hard_bot_thinks(
+    storage: Storage, recorder: Recorder
+) -> None:
+    clock = FakeClock()
+    brain = SlowHardBots()
+    svc = _service(
+        storage, clock=clock, listener=recorder, choose_bot_move=brain, defer_slow_bots=True
+    )
+    table_id = (
+        await svc.create(
+            GUILD, CHANNEL, "toy", ANN, "Ann", players=2, turn_time=60, bot_level="hard"
+        )
+    ).table.id
+    await svc.add_bot(table_id, ANN)
+    await svc.start_game(table_id, ANN)
+    clock.advance(61)
+    # Ann's time ran out: her automatic action is taken at once, whatever the bot is doing
+    # (every other table's clock waits for this call).
+    await asyncio.wait_for(svc.run_due(), 5)
+    log = await storage.load_log(table_id)
+    assert [(e.kind, e.seat) for e in log] == [(LogKind.AUTO, 0)]
+    brain.answer.set()
+    await svc.idle()
+    log = await storage.load_log(table_id)
+    assert (LogKind.MOVE, 1) in [(e.kind, e.seat) for e in log]
     await svc.stop()
