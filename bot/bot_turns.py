@@ -13,6 +13,7 @@ from typing import Any
 from bot.bots import is_instant, slow_levels
 from bot.effects import Effects
 from bot.table_core import Conflict, LiveTable
+from bot.table_history import is_secret_move
 from bot.table_model import IllegalMoveError, LogKind, Phase, bot_level_of
 from bot.table_updates import UpdatesMixin
 
@@ -190,7 +191,9 @@ class BotTurnsMixin(UpdatesMixin):
         try:
             await self._step(live, effects, LogKind.MOVE, ask.seat, text)
         except IllegalMoveError:
-            log.warning("bot at table %s chose illegal %r; random move", live.record.id, text)
+            # The log is no place for a pick: it names a card of the bot's hand.
+            said = "an exchange pick" if is_secret_move(ask.game, text) else repr(text)
+            log.warning("bot at table %s chose illegal %s; random move", live.record.id, said)
             fallback = random.Random(ask.seed).choice(ask.legal)
             await self._step(live, effects, LogKind.MOVE, ask.seat, fallback)
 

@@ -22,12 +22,16 @@ from rich.table import Table
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
+from i18n import t
+from i18n.history import history_line
 
 GAMES = ("tock", "dog", "carcassonne")
 #: The guild and channel ids of terminal tables (a Discord id is never this small).
 LOCAL_GUILD = 0
 LOCAL_CHANNEL = 0
 DEFAULT_DB = "poeppel-play.sqlite3"
+#: The terminal speaks English (its other words are English too).
+CONSOLE_LOCALE = "en"
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
@@ -286,11 +290,14 @@ async def _loop(
         last_person = seat.user_id
         _prompt_table(console, table, info)
         try:
-            answer = ask("Your move (number or notation, q to stop): ").strip()
+            answer = ask("Your move (number or notation, log, q to stop): ").strip()
         except EOFError:
             return _saved(console, table)
         if answer.lower() in ("q", "quit", "exit"):
             return _saved(console, table)
+        if answer.lower() == "log":
+            await _print_history(console, service, table_id, seat.user_id)
+            continue
         move = answer
         if answer.isdigit():
             number = int(answer)
@@ -304,6 +311,17 @@ async def _loop(
             console.print(f"[red]{error}[/]")
             continue
         _show(console, images, effects, quiet)
+
+
+async def _print_history(console: Console, service: Any, table_id: int, user_id: int) -> None:
+    """The table's moves as this seat may see them (the service keeps others' picks secret)."""
+    table, history = await service.history(table_id, user_id)
+    console.print(t("desk.log_title", CONSOLE_LOCALE, table=table.id), markup=False)
+    for entry in history:
+        who = _seat_label(table, entry.seat) if entry.seat is not None else ""
+        console.print(history_line(entry, who, CONSOLE_LOCALE), markup=False)
+    if not history:
+        console.print(t("desk.log_empty", CONSOLE_LOCALE), markup=False)
 
 
 def _prompt_table(console: Console, table: TableRecord, info: Any) -> None:

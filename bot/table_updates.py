@@ -11,11 +11,8 @@ from typing import Any
 
 from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import LiveTable, TableCore
+from bot.table_history import is_secret_move
 from bot.table_model import LogKind, Phase, TableRecord
-
-#: Moves whose text must never appear in public: the secret exchange pick (C-10.5). Beyond
-#: these, any decision taken while several seats decide at once is treated as secret.
-_SECRET_PREFIXES: dict[str, tuple[str, ...]] = {"tock": ("G:",), "dog": ("G:",)}
 
 
 class UpdatesMixin(TableCore):
@@ -58,7 +55,9 @@ class UpdatesMixin(TableCore):
         view = live.public_view(module)
         events = self._public_events(live.state)
         name = self._seat_name(record, seat)
-        secret = secret or text.startswith(_SECRET_PREFIXES.get(record.game, ()))
+        # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
+        # any decision taken while several seats decide at once is treated as secret.
+        secret = secret or is_secret_move(record.game, text)
         if kind == LogKind.AUTO:
             words = f"{name} did not act in time; the automatic action was taken."
             if any(s.index == seat and s.left for s in record.seats):

@@ -22,7 +22,8 @@ Parts: this module is the public entry point and holds the queries; the operatio
 mixins with their own modules: :mod:`bot.table_lobby` (seats, start, leave),
 :mod:`bot.table_play` (moves and picks), :mod:`bot.bot_turns` (bots and left seats),
 :mod:`bot.turn_clock` (deadlines), :mod:`bot.table_updates` (effects and secrecy) over
-:mod:`bot.table_core` (tables in memory, replay, commits).
+:mod:`bot.table_core` (tables in memory, replay, commits). What a reader may see of a table's
+history is decided in :mod:`bot.table_history` (:meth:`TableService.history`).
 
 Commits: an operation stages its actions in memory (a person's move and the bot turns after
 it) and commits them in one transaction, with their log entries, before it returns; nothing
@@ -44,6 +45,7 @@ from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
+from bot.table_history import HistoryEntry, partners_of, reader_history
 from bot.table_lobby import LobbyMixin
 from bot.table_model import (
     ABSENT_POLICIES,
@@ -77,6 +79,7 @@ __all__ = [
     "BadSeat",
     "CannotStart",
     "Effects",
+    "HistoryEntry",
     "IllegalMoveError",
     "InvalidTableOptions",
     "Listener",
@@ -228,6 +231,32 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
                 seven_starts=self._seven_starts(live, seat.index) if to_act else {},
                 pick=None if pick is None else str(pick),
             )
+
+    async def history(
+        self, table_id: int, user_id: int | None
+    ) -> tuple[TableRecord, list[HistoryEntry]]:
+        """The table and its whole history as ``user_id`` may see it (``None``: a spectator).
+
+        What a reader may know of each entry is decided in :mod:`bot.table_history`: picks
+        stay secret (C-10.5) during the game and after it. Front ends, records and replays
+        read a table's log only through this.
+        """
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            record = live.record
+            entries = await self.storage.load_log(table_id)
+            seat = None if user_id is None else record.seat_of(user_id)
+            reader = None if seat is None else seat.index
+            partners: dict[int, int] = {}
+            exchange_open = False
+            if live.state is not None:
+                view = live.public_view(self._game(live))
+                partners = partners_of(view.get("teams"))
+                exchange_open = view.get("phase") == "exchange"
+            history = reader_history(
+                record.game, entries, reader, partners=partners, exchange_open=exchange_open
+            )
+            return record, history
 
     async def teams(self, table_id: int) -> list[list[int]] | None:
         """The lobby positions of each team (``None`` for a game without teams)."""

@@ -225,6 +225,31 @@ async def table_kick(
     await _desk(interaction).table_command(interaction, "kick", table, member=member)
 
 
+# --- /move ------------------------------------------------------------------------------------
+
+
+async def move_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The caller's own legal moves, in words (only the caller sees them)."""
+    from bot.discord_ui.typed_moves import autocomplete
+
+    return await autocomplete(_desk(interaction), interaction, current)
+
+
+@app_commands.command(name="move", description="Play a move by typing it")
+@app_commands.describe(
+    move="your move: start typing, the list shows your legal moves", table=_TABLE_HELP
+)
+@app_commands.autocomplete(move=move_autocomplete, table=table_autocomplete)
+@app_commands.guild_only()
+async def move(interaction: Interaction, move: str, table: int | None = None) -> None:
+    """Play ``move`` at the table of this thread (or ``table``)."""
+    from bot.discord_ui.typed_moves import play_typed
+
+    await play_typed(_desk(interaction), interaction, move, table)
+
+
 # --- /rules ------------------------------------------------------------------------------------
 
 
@@ -248,7 +273,7 @@ async def rules(interaction: Interaction, game: str, topic: str | None = None) -
 def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     """Add every Pöppel command to ``tree``."""
     command: Any
-    for command in (tock, dog, carcassonne, table, rules):
+    for command in (tock, dog, carcassonne, table, move, rules):
         tree.add_command(command, override=True)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
 

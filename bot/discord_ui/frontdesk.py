@@ -16,15 +16,18 @@ from discord import app_commands
 
 from bot.discord_ui import prompts
 from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.open_hands import OpenHands
 from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
+from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
-from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableRecord
+from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
 from i18n import t
+from i18n.history import history_line
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -32,9 +35,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Controls on public messages (lobby, board): answered through an ephemeral deferral.
-PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start", "hand", "tile"})
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start", "hand", "tile", "put"})
 #: Lobby controls carry no meaningful version.
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start"})
+#: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
+LOG_LINES = 40
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -53,6 +58,10 @@ class FrontDesk:
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
+        #: The hands players keep open, edited whenever something changes for them.
+        self.hands = OpenHands(lambda: self.service.clock.now())
+        #: The move lists ``/move`` offered lately (its autocomplete).
+        self.move_lists = MoveLists()
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -77,16 +86,32 @@ class FrontDesk:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
         try:
             await self.publisher.deliver(effects)
+            await self.refresh_hands(effects)
         except Exception:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
-    async def deliver(self, effects: Effects) -> None:
-        """Send the public part of ``effects``; errors are logged, the move is already stored."""
+    async def deliver(self, effects: Effects, *, refresh: bool = True) -> None:
+        """Send the public part of ``effects``; errors are logged, the move is already stored.
+
+        Then (unless ``refresh`` is False: the caller refreshes after answering its own
+        player) the open hands of the people concerned are brought up to date.
+        """
         self.remember(effects.table)
         try:
             await self.publisher.deliver(effects)
         except discord.HTTPException:
             log.exception("delivering effects of table %s failed", effects.table.id)
+        if refresh:
+            await self.refresh_hands(effects)
+
+    async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
+        """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""
+        from bot.discord_ui.race_prompts import refresh_hands
+
+        try:
+            await refresh_hands(self, effects, skip=skip)
+        except Exception:
+            log.exception("refreshing the open hands of table %s failed", effects.table.id)
 
     # --- commands --------------------------------------------------------------------------
 
@@ -177,12 +202,21 @@ class FrontDesk:
             choices.append(app_commands.Choice(name=name[:100], value=table.id))
         return choices[:25]
 
+    async def resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
+        """The table a command means (see :meth:`_resolve_table`)."""
+        return await self._resolve_table(interaction, table_id)
+
     async def _resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
-        """The table a ``/table`` command means: given, this thread's, or the only one here."""
-        if table_id is not None:
-            return table_id
+        """The table a ``/table`` command means: given, this thread's, or the only one here.
+
+        A table number of another server means no table: its seats, moves and board are
+        nobody's business here.
+        """
         channel = interaction.channel
         guild_id = interaction.guild_id or 0
+        if table_id is not None:
+            await self._of_this_server(interaction, table_id)
+            return table_id
         if isinstance(channel, discord.Thread):
             for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
                 if table.thread_id == channel.id:
@@ -194,6 +228,13 @@ class FrontDesk:
         if not tables:
             raise TableError("There is no open table in this channel.")
         raise TableError("Several tables are open here: choose one with the `table` option.")
+
+    async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
+        """Refuse a table of another server as if it did not exist (a typed number or a
+        crafted custom_id must not reach another server's table)."""
+        table = await self.service.get(table_id)
+        if table.guild_id != (interaction.guild_id or 0):
+            raise TableNotFound(f"There is no table {table_id}.")
 
     async def table_command(
         self,
@@ -237,7 +278,7 @@ class FrontDesk:
                 await self._repost_board(interaction, tid, locale)
                 return
             elif action == "log":
-                await reply_private(interaction, await self._log_text(tid, locale))
+                await reply_private(interaction, await self._log_text(tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
                 raise TableError(f"Unknown action {action}.")
@@ -258,15 +299,12 @@ class FrontDesk:
         table = await self.service.get(table_id)
         return lobby_text(table, locale)
 
-    async def _log_text(self, table_id: int, locale: str = "en") -> str:
-        table = await self.service.get(table_id)
-        entries = await self.service.storage.load_log(table_id)
+    async def _log_text(self, table_id: int, user_id: int, locale: str = "en") -> str:
+        """The newest moves as ``user_id`` may see them (the service keeps picks secret)."""
+        table, history = await self.service.history(table_id, user_id)
         lines = [t("desk.log_title", locale, table=table.id)]
-        for entry in entries[-40:]:
-            who = seat_name(table, entry.seat, locale) if entry.seat is not None else ""
-            # The log keeps the move notation, which reads the same in every language.
-            text = entry.text or str(entry.kind)
-            lines.append(t("desk.log_line", locale, number=entry.index + 1, who=who, text=text))
+        for entry in history[-LOG_LINES:]:
+            lines.append(history_line(entry, seat_name(table, entry.seat, locale), locale))
         if len(lines) == 1:
             lines.append(t("desk.log_empty", locale))
         return "\n".join(lines)[:2000]
@@ -298,6 +336,7 @@ class FrontDesk:
         else:
             await interaction.response.defer()
         try:
+            await self._of_this_server(interaction, control.table)
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control, values)
             else:

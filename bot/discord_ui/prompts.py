@@ -7,7 +7,7 @@ hands the chosen move text to :meth:`TableService.act`, which decides whether it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,9 +22,12 @@ from i18n import t
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
 
-#: Up to this many choices are buttons; more go into a select with pages of 25.
+#: Up to this many choices are buttons; more go into selects of 25.
 MAX_BUTTON_CHOICES = 10
 PAGE_SIZE = 25
+#: Selects on one prompt (rows 0-3; row 4 holds Previous / Next / Back): 100 choices are
+#: one click each, and only a longer list needs pages.
+SELECTS_PER_PAGE = 4
 
 
 class OutOfDate(Exception):
@@ -75,10 +78,11 @@ def choice_controls(
     placeholder: str | None = None,
     locale: str = "en",
 ) -> list[discord.ui.Item[Any]]:
-    """Buttons for a few choices, or one page of a select with Previous / Next for many.
+    """Buttons for a few choices, or up to four selects of 25 (pages only beyond 100).
 
-    The custom_ids are ``mv:<key>:<index>`` (button) and ``ms:<key>:<page>`` (select whose
-    values are indexes), so a click finds the choice in the list rebuilt from the same state.
+    The custom_ids are ``mv:<key>:<index>`` (button) and ``ms:<key>:<page>:<first>`` (a
+    select whose values are indexes), so a click finds the choice in the list rebuilt from the
+    same state.
     """
     items: list[discord.ui.Item[Any]] = []
     if placeholder is None:
@@ -95,34 +99,81 @@ def choice_controls(
             )
         row = (len(labels) + 4) // 5
     else:
-        pages = (len(labels) + PAGE_SIZE - 1) // PAGE_SIZE
+        per_page = PAGE_SIZE * SELECTS_PER_PAGE
+        pages = (len(labels) + per_page - 1) // per_page
         page = max(0, min(page, pages - 1))
-        first = page * PAGE_SIZE
-        chunk = labels[first : first + PAGE_SIZE]
-        items.append(
-            select(
-                control_id(table, version, "ms", key, page),
-                [
-                    (t("prompt.option", locale, number=first + i + 1, label=label), str(first + i))
-                    for i, label in enumerate(chunk)
-                ],
-                placeholder=t(
-                    "prompt.page", locale, placeholder=placeholder, page=page + 1, pages=pages
-                ),
-                row=0,
-            )
+        items += option_selects(
+            [
+                (i + 1, t("prompt.option", locale, number=i + 1, label=labels[i]), str(i))
+                for i in range(page * per_page, min(len(labels), (page + 1) * per_page))
+            ],
+            lambda first: control_id(table, version, "ms", key, page, first),
+            placeholder,
+            locale,
+            page=(page, pages),
         )
+        row = len(items)
         if page > 0:
             previous = control_id(table, version, "pg", key, page - 1)
-            items.append(button(t("prompt.previous", locale), previous, row=1))
+            items.append(button(t("prompt.previous", locale), previous, row=row))
         if page < pages - 1:
             following = control_id(table, version, "pg", key, page + 1)
-            items.append(button(t("prompt.next", locale), following, row=1))
-        row = 1
+            items.append(button(t("prompt.next", locale), following, row=row))
     if back is not None:
         back_id = control_id(table, version, back)
         items.append(button(t("prompt.back", locale), back_id, row=min(row, 4)))
     return items
+
+
+def option_selects(
+    options: Sequence[tuple[int, str, str]],
+    custom_id: Callable[[int], str],
+    placeholder: str,
+    locale: str,
+    *,
+    page: tuple[int, int] = (0, 1),
+    groups: Sequence[int] | None = None,
+) -> list[discord.ui.Item[Any]]:
+    """``(number, label, value)`` options in selects of at most 25, one per row from row 0.
+
+    ``custom_id(first)`` names the select whose first option is ``options[first]``. Once there
+    are several selects, each placeholder says which numbers it holds.
+    ``groups`` (sizes that add up to ``len(options)``) keeps each group in one select when
+    the groups fit :data:`SELECTS_PER_PAGE` selects; otherwise the options are cut every 25.
+    """
+    chunks = _chunks(len(options), groups)
+    items: list[discord.ui.Item[Any]] = []
+    number, pages = page
+    for row, (first, last) in enumerate(chunks):
+        text = placeholder
+        if len(chunks) > 1:
+            low, high = options[first][0], options[last - 1][0]
+            text = t("clicks.select_range", locale, placeholder=text, first=low, last=high)
+        if pages > 1:
+            text = t("prompt.page", locale, placeholder=text, page=number + 1, pages=pages)
+        pairs = [(label, value) for _, label, value in options[first:last]]
+        items.append(select(custom_id(first), pairs, placeholder=text, row=row))
+    return items
+
+
+def _chunks(count: int, groups: Sequence[int] | None) -> list[tuple[int, int]]:
+    """(first, end) ranges of at most :data:`PAGE_SIZE` options each."""
+    if groups:
+        packed: list[tuple[int, int]] = []
+        first = end = 0
+        for size in groups:
+            if size > PAGE_SIZE:
+                break
+            if end + size - first > PAGE_SIZE:
+                packed.append((first, end))
+                first = end
+            end += size
+        else:
+            if end > first:
+                packed.append((first, end))
+            if len(packed) <= SELECTS_PER_PAGE:
+                return packed
+    return [(first, min(count, first + PAGE_SIZE)) for first in range(0, count, PAGE_SIZE)]
 
 
 async def send_prompt(interaction: discord.Interaction, prompt: Prompt) -> None:

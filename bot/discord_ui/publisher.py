@@ -70,11 +70,18 @@ def lobby_view(table: TableRecord, locale: str = "en") -> discord.ui.View | None
 
 
 def board_view(
-    table: TableRecord, version: int, view: Any, locale: str = "en"
+    table: TableRecord,
+    version: int,
+    view: Any,
+    locale: str = "en",
+    placements: Sequence[discord.ui.Item[Any]] | None = None,
 ) -> discord.ui.View | None:
-    """The controls of the newest board: "Show my hand" (race) or "Place tile" (Carcassonne)."""
+    """The controls of the newest board: "Show my hand" (race); in Carcassonne the public
+    ``placements`` selects when given, else "Place tile"."""
     if table.phase is not Phase.PLAYING:
         return None
+    if table.game == "carcassonne" and placements:
+        return make_view(placements)
     if table.game == "carcassonne":
         return make_view(
             [
@@ -284,16 +291,23 @@ class Publisher:
         turn, users = turn_line(table, update, locale) if last else ("", [])
         text = "\n".join(part for part in (update_text(table, update, locale), turn) if part)
         files: list[discord.File] = []
+        placements, controls = await self._placements(table, update, locale) if last else ({}, None)
         if draw and update.view is not None and drawable(update):
-            image = await self.renderer.board(
-                update.view,
-                seat_names(table, update.view.get("seats") or [], locale),
-                filename=f"board-{table.id}-{update.version}.png",
-                locale=locale,
-            )
+            names = seat_names(table, update.view.get("seats") or [], locale)
+            filename = f"board-{table.id}-{update.version}.png"
+            image = None
+            if controls:
+                # The placement choice is on this board: its image numbers the cells.
+                image = await self.renderer.placements(
+                    update.view, placements, names=names, filename=filename, locale=locale
+                )
+            if image is None:
+                image = await self.renderer.board(
+                    update.view, names, filename=filename, locale=locale
+                )
             if image is not None:
                 files.append(image)
-        view = board_view(table, update.version, update.view, locale) if last else None
+        view = board_view(table, update.version, update.view, locale, controls) if last else None
         kwargs: dict[str, Any] = {
             "content": text[:2000] or "\u200b",
             "allowed_mentions": discord.AllowedMentions(
@@ -310,6 +324,25 @@ class Publisher:
         await self._retire_previous_board(table.id, thread, keep=message.id)
         if view is not None:
             self._last_board[table.id] = thread.get_partial_message(message.id)
+
+    async def _placements(
+        self, table: TableRecord, update: PublicUpdate, locale: str
+    ) -> tuple[dict[tuple[int, int], list[int]], list[discord.ui.Item[Any]] | None]:
+        """Carcassonne, a tile to place: its placements and the board's selects for them."""
+        from bot.discord_ui import tile_prompts
+
+        if table.game != "carcassonne" or update.view is None or update.finished:
+            return {}, None
+        try:
+            placements = await asyncio.to_thread(tile_prompts.public_placements, update.view)
+        except Exception:
+            log.exception("no placements for the board of table %s", table.id)
+            return {}, None
+        order = self.renderer.order(placements)
+        controls = tile_prompts.placement_controls(
+            table.id, update.version, placements, order, locale
+        )
+        return placements, controls
 
     async def _retire_previous_board(self, table_id: int, thread: Any, *, keep: int) -> None:
         previous = self._last_board.pop(table_id, None)

@@ -1,7 +1,14 @@
-"""Tock and Dog in private: the hand, a card's moves, the split 7, the joker, the exchange."""
+"""Tock and Dog in private: the hand, a card's moves, the split 7, the joker, the exchange.
+
+The hand stays open (:mod:`bot.discord_ui.open_hands`): after a move the same message shows
+the hand again, and :func:`refresh_hands` brings it up to date when the turn comes back. A
+move is card → move; a card with a single way to play says it on its button and plays on one
+click; a split 7 is offered whole when its plays are few, else segment by segment.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +17,8 @@ import discord
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
+    PAGE_SIZE,
+    SELECTS_PER_PAGE,
     OutOfDate,
     Prompt,
     choice_controls,
@@ -20,13 +29,15 @@ from bot.discord_ui.prompts import (
 )
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
 from bot.discord_ui.translator import locale_of
-from bot.effects import PrivateInfo
-from bot.table_model import TableError
+from bot.effects import Effects, PrivateInfo
+from bot.table_model import Phase, TableError
 from i18n import t
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
 
+#: Up to this many complete plays of a split 7 are offered whole (one select at most).
+WHOLE_SPLITS = 25
 CARD_ORDER = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X")
 #: The choice-list key of the segments of a pending 7.
 SEGMENTS = "S"
@@ -46,11 +57,22 @@ def _plays_card(move: str, token: str) -> bool:
 
 
 def choices(info: PrivateInfo, key: str) -> list[str]:
-    """The move texts offered for ``key``: a hand token (``7``), a declared joker (``X=7``)
-    or :data:`SEGMENTS`. The same info always gives the same list (indexes in custom_ids)."""
+    """The move texts offered for ``key``: a hand token (``7``), a declared joker (``X=7``),
+    the joker's plays as every kind (``X``) or :data:`SEGMENTS`. The same info always gives
+    the same list (indexes in custom_ids).
+
+    A split 7 is offered whole when its complete plays are few (one click for the play);
+    otherwise segment by segment, only segments the engine can still complete, those with the
+    biggest effect (reaching home, landing on a pawn) first.
+    """
     legal = list(info.legal_moves)
+    view: Mapping[str, Any] = info.view or {}
     if key == SEGMENTS:
-        return legal
+        return by_effect(legal, view)
+    if key == "X":
+        # Every play of the joker, kind by kind: one list when it fits the selects.
+        plays = [m for kind in joker_kinds(info) for m in choices(info, "X=" + kind)]
+        return plays + [m for m in legal if m == "X:D"]
     if key.startswith("X="):
         declared = key[2:]
         complete = [m for m in legal if declared_of_move(m) == declared]
@@ -59,12 +81,46 @@ def choices(info: PrivateInfo, key: str) -> list[str]:
     else:
         complete = [m for m in legal if _plays_card(m, key) and declared_of_move(m) is None]
         starts = list(info.seven_starts.get(key, ())) if key == "7" else []
-    if starts:
+    if starts and not 0 < len(complete) <= WHOLE_SPLITS:
         # The split 7 is played one segment at a time: offer the first segments the engine
         # accepts (each completable), plus any complete play made of a single walk.
         single = [m for m in complete if "," not in m.partition(":")[2]]
-        return list(dict.fromkeys(starts + single))
+        return by_effect(list(dict.fromkeys(starts + single)), view)
+    if starts:
+        return by_effect(complete, view)
     return complete
+
+
+def by_effect(moves: list[str], view: Mapping[str, Any]) -> list[str]:
+    """``moves`` (walks of a 7) with the biggest effect first: pawns reaching home, then
+    pawns landing on another pawn; otherwise in the engine's order."""
+    occupied = {str(loc).rstrip("*") for locs in (view.get("pawns") or {}).values() for loc in locs}
+
+    def effect(move: str) -> tuple[int, int]:
+        walks = move.split(":", 1)[1] if ":" in move else move
+        ends = [walk.partition("-")[2] for walk in walks.split(",")]
+        home = sum(1 for end in ends if end.startswith("h"))
+        hits = sum(1 for end in ends if end in occupied)
+        return -home, -hits
+
+    return sorted(moves, key=effect)
+
+
+def joker_kinds(info: PrivateInfo) -> list[str]:
+    """The kinds the joker in hand may stand for now (``7`` also for a split 7)."""
+    kinds = {d for m in info.legal_moves if (d := declared_of_move(m)) is not None}
+    if info.seven_starts.get("X"):
+        kinds.add("7")
+    return sorted(kinds, key=CARD_ORDER.index)
+
+
+def single_move(info: PrivateInfo, token: str) -> str | None:
+    """The only way to play the hand card ``token`` now, if it has exactly one: its button
+    then says that move and plays it on one click."""
+    if not info.to_act or (info.view or {}).get("seven"):
+        return None
+    moves = choices(info, token)
+    return moves[0] if len(moves) == 1 else None
 
 
 def _labels(info: PrivateInfo, moves: list[str], locale: str = "en") -> list[str]:
@@ -134,10 +190,16 @@ async def hand_prompt(
             lines.append(t("race.must_fold", locale))
         else:
             lines.append(t("race.your_turn", locale))
+        names = _names(info)
         for index, token in enumerate(hand):
+            only = single_move(info, token) if playable[index] else None
+            # A card with one way to be played says that way, and plays it on one click.
+            what = (
+                card_label(token, locale) if only is None else move_label(only, view, names, locale)
+            )
             items.append(
                 button(
-                    t("race.card_button", locale, number=index + 1, card=card_label(token, locale)),
+                    t("race.card_button", locale, number=index + 1, card=what),
                     control_id(table, version, "card", index),
                     style=discord.ButtonStyle.primary,
                     disabled=not playable[index],
@@ -168,14 +230,14 @@ def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en"
     table, version = info.table.id, info.table.version
     legal = list(info.legal_moves)
     if token == "X":
-        kinds = sorted(
-            {d for m in legal if (d := declared_of_move(m)) is not None}
-            | ({"7"} if info.seven_starts.get("X") else set()),
-            key=CARD_ORDER.index,
-        )
+        kinds = joker_kinds(info)
         discards = [m for m in legal if m == "X:D"]
         if not kinds and not discards:
             raise TableError(t("error.joker_no_move", locale))
+        if len(kinds) == 1 and not discards:
+            return moves_prompt(info, "X=" + kinds[0], page, locale)
+        if len(choices(info, "X")) <= PAGE_SIZE * SELECTS_PER_PAGE:
+            return moves_prompt(info, "X", page, locale)  # no "which kind" step
         items: list[discord.ui.Item[Any]] = [
             button(
                 t("race.joker_as_button", locale, card=card_label(kind, locale)),
@@ -208,7 +270,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     else:
         text = t("race.moves_with", locale, card=title)
         back = "hand2"
-        if key.endswith("7") and info.seven_starts:
+        if (key.endswith("7") or key == "X") and info.seven_starts.get(key[0]):
             text += t("race.split_hint", locale)
     labels = _labels(info, moves, locale)
     items = choice_controls(
@@ -220,7 +282,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
 async def handle(
     desk: FrontDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
 ) -> None:
-    """A click on a race-game control."""
+    """A click on a race-game control; the hand it was made on stays open afterwards."""
     action = control.action
     locale = locale_of(interaction)
     if action == "hand":
@@ -228,19 +290,52 @@ async def handle(
         # from the previous one is still the same hand.
         info = await load_info(desk, interaction, control, strict=False)
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
-        return
+        shown: int | None = info.table.version
+    else:
+        try:
+            shown = await _on_hand(desk, interaction, control, values, locale)
+        except (TableError, OutOfDate) as refusal:
+            # A refused click on the hand (an old turn, a card without a move) must not close
+            # the hand: it is shown again, up to date, with the reason on top.
+            text = t("error.out_of_date", locale) if isinstance(refusal, OutOfDate) else None
+            note = text or str(refusal)
+            shown = await _show_hand_again(desk, interaction, control, note, locale)
+            if shown is None:
+                raise
+    desk.hands.remember(control.table, interaction.user.id, interaction, locale, shown)
+
+
+async def _on_hand(
+    desk: FrontDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    values: list[str],
+    locale: str,
+) -> int:
+    """Answer a click on the hand; the table version the hand shows afterwards."""
+    action = control.action
     info = await load_info(desk, interaction, control, strict=False)
+    shown = info.table.version
     try:
         if action == "hand2":
             await edit_prompt(interaction, await hand_prompt(desk, info, locale=locale))
         elif action == "card":
             require_turn(info)
-            prompt = card_prompt(info, control.int_arg(0), locale=locale)
-            await edit_prompt(interaction, prompt)
+            hand = _hand(info)
+            index = control.int_arg(0)
+            if not 0 <= index < len(hand):
+                raise OutOfDate()
+            only = single_move(info, hand[index])
+            if only is not None:
+                return await play(desk, interaction, control, info, only)
+            await edit_prompt(interaction, card_prompt(info, index, locale=locale))
         elif action == "jok":
             require_turn(info)
-            prompt = moves_prompt(info, "X=" + control.arg(0), locale=locale)
-            await edit_prompt(interaction, prompt)
+            key = "X=" + control.arg(0)
+            moves = choices(info, key)
+            if len(moves) == 1:
+                return await play(desk, interaction, control, info, moves[0])
+            await edit_prompt(interaction, moves_prompt(info, key, locale=locale))
         elif action == "pg":
             require_turn(info)
             prompt = moves_prompt(info, control.arg(0), control.int_arg(1), locale)
@@ -253,16 +348,33 @@ async def handle(
                 raise BadCustomId("a select without a value")
             if not 0 <= index < len(moves):
                 raise OutOfDate()
-            await play(desk, interaction, control, info, moves[index])
+            return await play(desk, interaction, control, info, moves[index])
         elif action == "fold":
             require_turn(info)
-            await play(desk, interaction, control, info, "F")
+            return await play(desk, interaction, control, info, "F")
         elif action == "give":
-            await pick(desk, interaction, control, control.arg(0))
+            return await pick(desk, interaction, control, control.arg(0))
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
         raise OutOfDate() from None
+    return shown
+
+
+async def _show_hand_again(
+    desk: FrontDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    note: str,
+    locale: str,
+) -> int | None:
+    """Show the current hand with ``note`` in the clicked prompt (the version shown), or
+    None when there is no hand to show."""
+    info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
+    if info.seat is None or info.view is None or info.table.phase is not Phase.PLAYING:
+        return None
+    await edit_prompt(interaction, await hand_prompt(desk, info, note=note, locale=locale))
+    return info.table.version
 
 
 async def play(
@@ -271,36 +383,65 @@ async def play(
     control: ControlId,
     info: PrivateInfo,
     move: str,
-) -> None:
-    """Send ``move`` to the service; show what follows privately and the boards publicly."""
+) -> int:
+    """Send ``move`` to the service; show the boards publicly, then the hand again privately
+    (the version it shows is returned).
+
+    A step with a single option that follows (the last part of a split 7 that can only go one
+    way) is played too, and said in the confirmation.
+    """
     locale = locale_of(interaction)
     label = move_label(move, info.view or {}, _names(info), locale)
     effects = await desk.service.act(control.table, interaction.user.id, move, control.version)
+    notes = [t("race.played", locale, move=label)]
+    after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
+    while after.to_act and (after.view or {}).get("seven") and len(after.legal_moves) == 1:
+        only = after.legal_moves[0]
+        more = await desk.service.act(control.table, interaction.user.id, only, after.table.version)
+        effects.extend(more)
+        notes.append(
+            t(
+                "clicks.only_way",
+                locale,
+                move=move_label(only, after.view or {}, _names(after), locale),
+            )
+        )
+        after = await desk.service.private_info(control.table, interaction.user.id)
     # The boards go out before the prompt changes, so that "You played" means the thread is
     # up to date (the deferral already answered Discord in time).
-    await desk.deliver(effects)
-    last = effects.public[-1] if effects.public else None
-    pending = last is not None and (last.view or {}).get("seven") and info.seat in last.to_act
-    after: PrivateInfo | None = None
-    if pending:
-        after = await desk.service.private_info(control.table, interaction.user.id)
-    if after is not None and after.to_act and (after.view or {}).get("seven"):
-        note = t("race.played_note", locale, move=label)
-        prompt = await hand_prompt(desk, after, note=note, locale=locale)
+    await desk.deliver(effects, refresh=False)
+    shown = await _answer_with_hand(desk, interaction, control.table, notes, label)
+    await desk.refresh_hands(effects, skip=interaction.user.id)
+    return shown
+
+
+async def _answer_with_hand(
+    desk: FrontDesk, interaction: discord.Interaction, table_id: int, notes: list[str], label: str
+) -> int:
+    """Show the player's hand, as it is now, under ``notes`` in the prompt they clicked; the
+    version shown. Under the hand's lock: a refresh for a later turn (bots, the clock) that
+    came first is not undone by this answer."""
+    locale = locale_of(interaction)
+    user = interaction.user.id
+    async with desk.hands.lock(table_id, user):
+        after: PrivateInfo = await desk.service.private_info(table_id, user)
+        if (after.view or {}).get("seven") and after.to_act:
+            notes = [t("race.played_note", locale, move=label), *notes[1:]]
+        prompt = await hand_prompt(desk, after, note="\n".join(notes), locale=locale)
         await edit_prompt(interaction, prompt)
-    else:
-        played = Prompt(t("race.played", locale, move=label))
-        await edit_prompt(interaction, played, keep_image=False)
+        desk.hands.remember(table_id, user, interaction, locale, after.table.version)
+        return after.table.version
 
 
 async def pick(
     desk: FrontDesk, interaction: discord.Interaction, control: ControlId, token: str
-) -> None:
-    """Choose (or change) the card passed to the partner in the exchange."""
+) -> int:
+    """Choose (or change) the card passed to the partner in the exchange; the version the
+    hand shows afterwards."""
     effects = await desk.service.exchange_pick(
         control.table, interaction.user.id, token, control.version
     )
-    await desk.deliver(effects)
+    await desk.deliver(effects, refresh=False)
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     locale = locale_of(interaction)
     card = card_label(token, locale)
@@ -308,5 +449,58 @@ async def pick(
         note = t("race.passing", locale, card=card)
     else:
         note = t("race.passed", locale, card=card)
-    prompt = await hand_prompt(desk, after, note=note, locale=locale)
-    await edit_prompt(interaction, prompt)
+    shown = await _answer_with_hand(desk, interaction, control.table, [note], card)
+    await desk.refresh_hands(effects, skip=interaction.user.id)
+    return shown
+
+
+async def refresh_hands(desk: FrontDesk, effects: Effects, *, skip: int | None = None) -> None:
+    """Edit the open hands of the people ``effects`` concern (their turn, a new deal, the
+    exchange, a card received) to their current state; ``skip`` is the player whose own
+    prompt answers them. When the game is over, every open hand at the table is closed."""
+    table = effects.table
+    if table.game == "carcassonne":
+        return
+    if table.phase is not Phase.PLAYING:
+        for user in desk.hands.users(table.id):
+            await _close_hand(desk, table.id, user)
+        return
+    users = dict.fromkeys(update.user_id for update in effects.private)
+    last = effects.public[-1] if effects.public else None
+    for seat in last.to_act if last is not None else ():
+        users.update({s.user_id: None for s in table.seats if s.index == seat and s.user_id})
+    for user in users:
+        if user != skip:
+            await _refresh_hand(desk, table.id, user)
+
+
+async def _refresh_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
+    async with desk.hands.lock(table_id, user_id):
+        hand = desk.hands.live(table_id, user_id)
+        if hand is None:
+            return
+        info: PrivateInfo = await desk.service.private_info(table_id, user_id)
+        if info.seat is None or info.view is None:
+            desk.hands.forget(table_id, user_id)
+            return
+        if info.table.version <= hand.version:
+            return  # the hand shows this already (or the player has moved on from it)
+        prompt = await hand_prompt(desk, info, locale=hand.locale)
+        try:
+            await edit_prompt(hand.interaction, prompt)
+        except discord.HTTPException:
+            # Dismissed by the player, or Discord no longer takes the token: stop trying.
+            desk.hands.forget(table_id, user_id)
+            return
+        hand.version = info.table.version
+
+
+async def _close_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
+    async with desk.hands.lock(table_id, user_id):
+        hand = desk.hands.live(table_id, user_id)
+        desk.hands.forget(table_id, user_id)
+        if hand is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            closed = Prompt(t("clicks.hand_closed", hand.locale))
+            await edit_prompt(hand.interaction, closed, keep_image=False)

@@ -77,12 +77,16 @@ class Renderer:
         view: Mapping[str, Any],
         placements: Mapping[tuple[int, int], Sequence[int]],
         locale: str = "en",
+        *,
+        names: Sequence[str] | None = None,
+        filename: str = "placements.png",
     ) -> discord.File | None:
         """The board with the legal cells numbered, or None."""
         if self.render_placements is None:
             return None
+        extra: dict[str, Any] = {} if names is None else {"names": list(names)}
         return await _to_file(
-            "placements.png", self.render_placements, view, placements, **_locale(locale)
+            filename, self.render_placements, view, placements, **extra, **_locale(locale)
         )
 
     async def figure_spots(

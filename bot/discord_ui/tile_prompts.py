@@ -1,4 +1,11 @@
-"""Carcassonne in private: pick a cell, a rotation, then a figure spot (or none).
+"""Carcassonne in two clicks: a placement, then a figure spot (or none).
+
+Where the drawn tile may go is public, so the board message itself offers every placement
+(cell and rotation together, numbered as the cells of its image) in selects
+(:func:`placement_controls`); choosing one opens the private figure step, or places the tile
+at once when no figure can go on it. Only when the placements do not fit the board's selects
+does "Place tile" open the private step-by-step prompt (cell, rotation, figure), which skips a
+step with a single option.
 
 The whole turn goes to the service at once (``<tile> x,y@rot <action>``), so the thread gets
 one board per turn. The figure spots of a placement not made yet come from the engine on a
@@ -18,10 +25,12 @@ from bot.discord_ui.components import button, select
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
+    SELECTS_PER_PAGE,
     OutOfDate,
     Prompt,
     edit_prompt,
     load_info,
+    option_selects,
     require_turn,
     send_prompt,
 )
@@ -40,14 +49,65 @@ ROLE_WORDS = {"city": "knight", "road": "thief", "field": "farmer", "monastery":
 
 def placements_of(info: PrivateInfo) -> dict[tuple[int, int], list[int]]:
     """The legal placements as cell -> rotations, from the legal list ``x,y@rot``."""
+    return _cells(info.legal_moves)
+
+
+def public_placements(view: Mapping[str, Any]) -> dict[tuple[int, int], list[int]]:
+    """The legal placements of the drawn tile as cell -> rotations, from the public view
+    (where a tile may go is public: everyone sees the board and the drawn tile)."""
+    from engine import get_game
+
+    if view.get("phase") != "place" or not view.get("current_tile"):
+        return {}
+    module: Any = get_game("carcassonne")
+    state = module.sample_state(view, 0)
+    return _cells([str(m) for m in module.legal_moves(state)])
+
+
+def _cells(moves: Sequence[str]) -> dict[tuple[int, int], list[int]]:
     cells: dict[tuple[int, int], list[int]] = {}
-    for move in info.legal_moves:
+    for move in moves:
         cell, at, rot = move.partition("@")
         if not at:
             continue
         x, _, y = cell.partition(",")
         cells.setdefault((int(x), int(y)), []).append(int(rot))
     return cells
+
+
+def placement_controls(
+    table: int,
+    version: int,
+    placements: Mapping[tuple[int, int], Sequence[int]],
+    order: Sequence[tuple[int, int]],
+    locale: str = "en",
+) -> list[discord.ui.Item[Any]] | None:
+    """The public placement choice: every (cell, rotation) as one option, numbered as the
+    cells on the placement image, each cell's rotations in one select; ``None`` when they do
+    not fit the selects of one message (the private step-by-step prompt is used then)."""
+    options: list[tuple[int, str, str]] = []
+    sizes = []
+    for index, cell in enumerate(order):
+        rotations = sorted(placements[cell])
+        sizes.append(len(rotations))
+        for rot in rotations:
+            label = t("clicks.placement_option", locale, number=index + 1, rot=rot)
+            options.append((index + 1, label, f"{index}.{rot}"))
+    if not options or len(options) > PAGE_SIZE * SELECTS_PER_PAGE:
+        return None
+    if len(options) == 1:
+        # One way to place the tile: a button that says it, not a list of one.
+        _, label, value = options[0]
+        text = t("clicks.place_only", locale, placement=label)
+        only = control_id(table, version, "put", 0, value)
+        return [button(text, only, style=discord.ButtonStyle.primary)]
+    return option_selects(
+        options,
+        lambda first: control_id(table, version, "put", first),
+        t("clicks.place_tile", locale),
+        locale,
+        groups=sizes,
+    )
 
 
 def figure_actions(view: Mapping[str, Any], placement: str) -> list[str]:
@@ -152,7 +212,13 @@ def rotations_prompt(
 
 
 async def figure_prompt(
-    desk: FrontDesk, info: PrivateInfo, cell_index: int, rot: int, locale: str = "en"
+    desk: FrontDesk,
+    info: PrivateInfo,
+    cell_index: int,
+    rot: int,
+    locale: str = "en",
+    *,
+    back: bool = True,
 ) -> tuple[Prompt, list[str]]:
     """The close-up with lettered figure spots, a button per legal figure action."""
     view: Mapping[str, Any] = info.view or {}
@@ -175,8 +241,9 @@ async def figure_prompt(
         )
         for index, action in enumerate(actions[:20])
     ]
-    back = control_id(table, version, "cell2", cell_index)
-    items.append(button(t("prompt.back", locale), back, row=4))
+    if back:
+        back_id = control_id(table, version, "cell2", cell_index)
+        items.append(button(t("prompt.back", locale), back_id, row=4))
     tile = str(view.get("current_tile"))
     file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
     text = t("tile.figure", locale, tile=tile, x=x, y=y, rot=rot)
@@ -194,6 +261,18 @@ async def handle(
         require_turn(info)
         await send_prompt(interaction, await _start_prompt(desk, info, locale))
         return
+    if action == "put":
+        # The placement chosen on the public board: the figure step opens privately.
+        info = await load_info(desk, interaction, control, strict=True)
+        require_turn(info)
+        try:
+            value = values[0] if values else control.arg(1)  # a select, or the only button
+            cell_text, _, rot_text = value.partition(".")
+            cell, rot = int(cell_text), int(rot_text)
+        except (ValueError, BadCustomId):
+            raise OutOfDate() from None
+        await _figure_step(desk, interaction, control, info, cell, rot, public=True)
+        return
     info = await load_info(desk, interaction, control, strict=False)
     require_turn(info)
     try:
@@ -202,20 +281,21 @@ async def handle(
             await edit_prompt(interaction, prompt)
         elif action in ("cell", "cell2"):
             index = int(values[0]) if action == "cell" and values else control.int_arg(0)
-            await edit_prompt(interaction, rotations_prompt(desk, info, index, locale))
+            order = desk.renderer.order(placements_of(info))
+            rotations = placements_of(info).get(order[index], []) if 0 <= index < len(order) else []
+            if action == "cell" and len(rotations) == 1:
+                # One way to turn the tile there: no rotation step.
+                await _figure_step(desk, interaction, control, info, index, rotations[0])
+            elif len(rotations) == 1:
+                # Back from the figure step of a cell with one rotation: back to the cells.
+                page = index // PAGE_SIZE
+                prompt = await cells_prompt(desk, info, page, image=False, locale=locale)
+                await edit_prompt(interaction, prompt)
+            else:
+                await edit_prompt(interaction, rotations_prompt(desk, info, index, locale))
         elif action == "rot":
             cell, rot = control.int_arg(0), control.int_arg(1)
-            try:
-                prompt, _ = await figure_prompt(desk, info, cell, rot, locale)
-            except (OutOfDate, BadCustomId):
-                raise
-            except Exception:
-                # The engine could not preview the figure spots: place the tile first (its
-                # own board follows) and ask for the figure in the engine's figure phase.
-                log.exception("figure preview failed; placing in two steps")
-                await _place_first(desk, interaction, control, info, cell, rot)
-                return
-            await edit_prompt(interaction, prompt)
+            await _figure_step(desk, interaction, control, info, cell, rot)
         elif action == "fig":
             await _place(desk, interaction, control, info)
         elif action in ("mv", "ms"):
@@ -229,6 +309,46 @@ async def handle(
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
         raise OutOfDate() from None
+
+
+async def _figure_step(
+    desk: FrontDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    info: PrivateInfo,
+    cell: int,
+    rot: int,
+    *,
+    public: bool = False,
+) -> None:
+    """After the placement: the figure prompt, or, when no figure can go on the tile, the
+    placement itself (one click less, and said in the confirmation).
+
+    ``public``: the placement came from the board's select, so the figure prompt is a new
+    private message (with no Back: the board's select is where to choose again).
+    """
+    locale = locale_of(interaction)
+    try:
+        prompt, actions = await figure_prompt(desk, info, cell, rot, locale, back=not public)
+    except (OutOfDate, BadCustomId):
+        raise
+    except Exception:
+        # The engine could not preview the figure spots: place the tile first (its
+        # own board follows) and ask for the figure in the engine's figure phase.
+        log.exception("figure preview failed; placing in two steps")
+        await _place_first(desk, interaction, control, info, cell, rot)
+        return
+    if actions == ["none"]:
+        x, y = desk.renderer.order(placements_of(info))[cell]
+        tile = (info.view or {}).get("current_tile")
+        figure = t("clicks.no_figure_possible", locale)
+        label = t("tile.placed_label", locale, tile=tile, x=x, y=y, rot=rot, figure=figure)
+        await _act(desk, interaction, control, f"{tile} {x},{y}@{rot} none", label)
+        return
+    if public:
+        await send_prompt(interaction, prompt)
+    else:
+        await edit_prompt(interaction, prompt)
 
 
 async def _place_first(
@@ -269,6 +389,8 @@ async def _start_prompt(desk: FrontDesk, info: PrivateInfo, locale: str = "en") 
             locale=locale,
         )
         return Prompt(t("tile.figure_phase", locale), items)
+    if len(placements_of(info)) == 1:
+        return rotations_prompt(desk, info, 0, locale)  # one cell: no cell step
     return await cells_prompt(desk, info, 0, image=True, locale=locale)
 
 

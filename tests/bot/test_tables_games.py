@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -82,15 +82,28 @@ async def play_whole_game(
     seed: int,
 ) -> tuple[int, list[Effects], int]:
     """Play to the end; return the table id, every Effects, and how many 7 segments were sent."""
-    rng = random.Random(seed)
     started = await _seat(service, game, players, options, people, seed)
     table_id = started.table.id
-    results = [started]
+    results, segments = await play_to_the_end(service, table_id, people, random.Random(seed))
+    return table_id, [started, *results], segments
+
+
+async def play_to_the_end(
+    service: TableService,
+    table_id: int,
+    people: int,
+    rng: random.Random,
+    prefer: Callable[[str], float] | None = None,
+) -> tuple[list[Effects], int]:
+    """Let users 1..``people`` play random legal moves (among those ``prefer`` scores best,
+    if given) until the game is over; return every Effects and how many 7 segments were
+    sent."""
+    results: list[Effects] = []
     segments = 0
     for _ in range(5_000):
         table = await service.get(table_id)
         if table.phase != Phase.PLAYING:
-            return table_id, results, segments
+            return results, segments
         for user in range(1, people + 1):
             info = await service.private_info(table_id, user)
             if info.to_act:
@@ -101,7 +114,10 @@ async def play_whole_game(
         assert info.view["viewer"] == info.seat
         starts = [s for group in info.seven_starts.values() for s in group]
         in_seven = info.view.get("seven") is not None
-        if starts and rng.random() < 0.5:
+        if prefer is not None:
+            best = max(prefer(m) for m in info.legal_moves)
+            move = rng.choice([m for m in info.legal_moves if prefer(m) == best])
+        elif starts and rng.random() < 0.5:
             move = rng.choice(starts)
         else:
             move = rng.choice(info.legal_moves)

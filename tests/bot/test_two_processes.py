@@ -40,6 +40,8 @@ from tests.bot.discord.test_lobby import open_table
 from tests.fakediscord.models import Guild, Message
 from tests.fakediscord.server import FakeDiscord
 
+#: The checkout these tests belong to.
+ROOT = Path(__file__).resolve().parents[2]
 SHARD_COUNT = 2
 #: Generous limits: the bots are real processes on a machine that may be busy.
 START_LIMIT = 90.0
@@ -148,8 +150,9 @@ def process_env(fake: FakeDiscord, database_url: str) -> dict[str, str]:
         # Both ask to sync; only the process owning shard 0 may (see app.syncs_commands).
         SYNC_COMMANDS="true",
         LOG_LEVEL="WARNING",
-        # This checkout's code, whatever the virtualenv has installed.
-        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
+        # The processes run from an empty folder: import the code under test (this checkout),
+        # not whichever checkout the virtualenv was installed from.
+        PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
     return env
 

@@ -307,3 +307,18 @@ async def test_follow_up_filling_a_deferral_with_new_media_can_fail(world: World
     png = discord.File(io.BytesIO(tiny_png()), "a.png")
     await interaction.followup.send(view=gallery_view("a.png"), file=png)
     assert [m.text for m in world.fake.messages(world.chan)] == ["filled", "Board"]
+
+
+async def test_editing_an_ephemeral_message_after_fifteen_minutes_fails(world: World) -> None:
+    # A bot keeps a private message up to date through its interaction's webhook: Discord
+    # takes the token for 15 minutes, then refuses the edit like a follow-up.
+    interaction = await held_interaction(world)
+    await interaction.response.send_message("your hand", ephemeral=True)
+    world.fake.clock.advance(14 * 60)
+    message = await interaction.edit_original_response(content="your hand, later")
+    assert message.content == "your hand, later"
+    world.fake.clock.advance(61)
+    with pytest.raises(discord.HTTPException) as caught:
+        await interaction.edit_original_response(content="too late")
+    assert caught.value.status == 401
+    assert caught.value.code == 50027

@@ -19,7 +19,7 @@ def test_english_reads_as_the_lobby_always_did() -> None:
 
 def test_options_in_german_and_hungarian() -> None:
     assert options_line(4, TOCK, 300, "de") == (
-        "4 Spieler · Spielart: 2 gegen 2 · Schnellstart · Sieben: aufteilen · Zugzeit: 5 Min"
+        "4 Spieler · Spielart: 2 gegen 2 · Schnellstart · Sieben: aufteilen · Zugzeit: 5 Min."
     )
     assert options_line(2, CARCASSONNE, 86400, "hu") == (
         "2 játékos · mezők: harmadik kiadás · Fogadók és katedrálisok: teljes · folyó"

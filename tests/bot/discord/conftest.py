@@ -136,7 +136,8 @@ def _tiny_png() -> bytes:
 
 class RecordingRenderer:
     """A fast stand-in for the renderer in long play-outs: a tiny PNG per image, and a record
-    of every view drawn for the public, so a test can check none held a hand."""
+    of every view drawn for the public (boards, and Carcassonne boards with numbered cells),
+    so a test can check none held a hand."""
 
     def __init__(self) -> None:
         self.png = _tiny_png()
@@ -151,9 +152,14 @@ class RecordingRenderer:
             self.public_views.append(dict(view))
             return self.png
 
+        def placements(view: Any, cells: Any, *, names: Any = None, locale: Any = None) -> bytes:
+            self.public_views.append(dict(view))
+            return self.png
+
         return Renderer(
             render_board=board,
             render_hand=lambda game, cards, playable=None, locale=None: self.png,
+            render_placements=placements,
         )
 
 

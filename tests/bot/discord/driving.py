@@ -2,7 +2,8 @@
 
 A player "thinks" with the same private information the bot shows them (their hand and legal
 moves, read from the table service), picks a quick-finishing move, and then gets there by
-clicking: "Show my hand", the card, the joker's kind, the move (paging a select if needed).
+clicking: the card in their open hand ("Show my hand" only the first time), the joker's kind,
+the move; in Carcassonne the placement on the board, then the figure.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from bot.discord_ui import race_prompts
 from bot.discord_ui.texts import card_of_move, declared_of_move
+from tests.bot.discord.clicks import ClickLog, Decision, clicks_of
 from tests.bot.discord.conftest import World
 from tests.fakediscord.models import Channel, Message, iter_components
 from tests.fakediscord.scripting import ScriptedUser
@@ -34,6 +36,9 @@ class Stats:
     received: int = 0
     discards: int = 0
     labels: list[str] = field(default_factory=list)
+    log: ClickLog = field(default_factory=ClickLog)
+    #: Each player's open hand message (the bot keeps it up to date).
+    hands: dict[int, Message] = field(default_factory=dict)
 
 
 # --- a quick-finishing move choice (also used as the bots' brain in these tests) -------------
@@ -124,24 +129,26 @@ def selects(message: Message) -> list[dict[str, Any]]:
 async def choose(
     world: World, user: ScriptedUser, prompt: Message, key: str, index: int, stats: Stats
 ) -> None:
-    """Click choice ``index`` of the list ``key``: a button, or an option of a paged select."""
+    """Click choice ``index`` of the list ``key``: a button, or an option of one of the
+    selects (turning pages only when the choice is on another one)."""
     for _ in range(10):
-        menus = selects(prompt)
+        menus = [m for m in selects(prompt) if f":ms:{key}:" in m["custom_id"]]
         if not menus:
             button = find(prompt, f":mv:{key}:{index}")
             stats.labels.append(button["label"])
             await press(world, user, prompt, button["custom_id"])
             return
-        menu = menus[0]
-        values = [o["value"] for o in menu["options"]]
-        if str(index) in values:
-            stats.selects += 1
-            label = next(o["label"] for o in menu["options"] if o["value"] == str(index))
-            stats.labels.append(label)
-            await press(world, user, prompt, menu["custom_id"], [str(index)])
-            return
-        page = int(menu["custom_id"].rsplit(":", 1)[1])
-        target = page + 1 if index > int(values[-1]) else page - 1
+        for menu in menus:
+            values = [o["value"] for o in menu["options"]]
+            if str(index) in values:
+                stats.selects += 1
+                label = next(o["label"] for o in menu["options"] if o["value"] == str(index))
+                stats.labels.append(label)
+                await press(world, user, prompt, menu["custom_id"], [str(index)])
+                return
+        page = int(menus[0]["custom_id"].split(":")[-2])
+        first = int(menus[0]["options"][0]["value"])
+        target = page + 1 if index > first else page - 1
         stats.pages += 1
         await press(world, user, prompt, find(prompt, f":pg:{key}:{target}")["custom_id"])
     raise AssertionError("paging never reached the choice")
@@ -170,6 +177,38 @@ def offered(info: Any) -> list[tuple[str, str]]:
     return pairs
 
 
+def current(prompt: Message, version: int) -> bool:
+    """Whether ``prompt`` shows the table at ``version`` (its controls carry it)."""
+    return f":v:{version}:" in repr(prompt.components)
+
+
+async def hand_of(
+    world: World,
+    table_id: int,
+    user: ScriptedUser,
+    thread: Channel,
+    stats: Stats,
+    *,
+    label: str = "Show my hand",
+) -> Message:
+    """The player's open hand, brought up to date by the bot; opened from the newest board
+    (one more click, on ``label``) the first time, or when Discord no longer lets the bot
+    edit it."""
+    hand = stats.hands.get(user.id)
+    if hand is not None and not hand.deleted:
+        info = await world.desk.service.private_info(table_id, user.id)
+        try:
+            await world.wait(lambda: current(hand, info.table.version), limit=2)
+            return hand
+        except TimeoutError:
+            pass
+    board = world.newest_board(thread)
+    hand = await open_prompt(world, user, board, label)
+    stats.clicks += 1
+    stats.hands[user.id] = hand
+    return hand
+
+
 async def play_race_turn(
     world: World,
     table_id: int,
@@ -181,24 +220,30 @@ async def play_race_turn(
     prefer: str | None = None,
     label: str = "Show my hand",
 ) -> None:
-    """``user`` opens their hand from the newest board and plays (or picks) through buttons.
+    """``user`` plays (or picks) through the buttons of their open hand.
 
     ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move;
     ``label`` is the board's button in the server's language.
     """
-    board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, label)
-    stats.clicks += 1
+    before = clicks_of(world.fake, user)
+    segments = 0
+
+    def decided(kind: str) -> None:
+        stats.turns += 1
+        kind = "seven" if segments else kind
+        stats.log.add(Decision(kind, clicks_of(world.fake, user) - before, segments))
+
+    prompt = await hand_of(world, table_id, user, thread, stats, label=label)
     if "You received a" in prompt.content:
         stats.received += 1
+    played = False
     for _step in range(12):
-        if prompt.content.startswith("You played"):
-            stats.turns += 1
-            return
         info = await world.desk.service.private_info(table_id, user.id)
         view = info.view or {}
+        if played and not (info.to_act and view.get("seven")):
+            decided("move")
+            return
         if not info.to_act:
-            stats.turns += 1
             return
         if view.get("phase") == "exchange":
             if view.get("my_pick"):
@@ -206,7 +251,7 @@ async def play_race_turn(
             token = rng.choice([m[2:] for m in info.legal_moves])
             await press(world, user, prompt, find(prompt, f":give:{token}")["custom_id"])
             stats.picks += 1
-            stats.turns += 1
+            decided("pick")
             return
         pairs = offered(info)
         assert pairs, f"nothing offered on {prompt.text!r}"
@@ -216,29 +261,36 @@ async def play_race_turn(
             pairs = preferred
         best = max(move_score(m, ring) for _, m in pairs)
         key, move = rng.choice([p for p in pairs if move_score(p[1], ring) == best])
+        played = True
+        if key == race_prompts.SEGMENTS or move.startswith(("7:", "X=7:")):
+            stats.seven_segments += 1
+            segments += move.count(",") + 1
         if key == "F":
             stats.folds += 1
             await press(world, user, prompt, find(prompt, ":fold")["custom_id"])
             continue
         if move.endswith(":D"):
             stats.discards += 1
-        if (
-            key != race_prompts.SEGMENTS
-            and not selects(prompt)
-            and ":mv:" not in repr(prompt.components)
-        ):
-            hand = [str(t) for t in view.get("hand") or []]
-            token = "X" if key.startswith("X=") else key
-            await press(
-                world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"]
+        if key == race_prompts.SEGMENTS:
+            await choose(
+                world, user, prompt, key, race_prompts.choices(info, key).index(move), stats
             )
-            if key.startswith("X="):
-                stats.jokers += 1
-                await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
-        if key == race_prompts.SEGMENTS or move.startswith(("7:", "X=7:")):
-            stats.seven_segments += 1
-        index = race_prompts.choices(info, key).index(move)
-        await choose(world, user, prompt, key, index, stats)
+            continue
+        hand = [str(t) for t in view.get("hand") or []]
+        token = "X" if key.startswith("X=") else key
+        await press(world, user, prompt, find(prompt, f":card:{hand.index(token)}")["custom_id"])
+        # What the prompt shows next says whether the click played (the card's only move).
+        if key.startswith("X="):
+            stats.jokers += 1
+        if key.startswith("X=") and ":jok:" in repr(prompt.components):
+            await press(world, user, prompt, find(prompt, f":jok:{key[2:]}")["custom_id"])
+        for listed in (key, "X"):  # a joker's moves may come as one list of every kind
+            if f":mv:{listed}:" in repr(prompt.components) or f":ms:{listed}:" in repr(
+                prompt.components
+            ):
+                index = race_prompts.choices(info, listed).index(move)
+                await choose(world, user, prompt, listed, index, stats)
+                break
     raise AssertionError("too many steps in one turn")
 
 
@@ -298,19 +350,69 @@ async def play_tile_turn(
     *,
     label: str = "Place tile",
 ) -> None:
-    """``user`` places the drawn tile: cell (paged select), rotation, figure spot or none.
+    """``user`` places the drawn tile: a placement from the board's selects, then a figure
+    spot or none (skipped when no figure can go on the tile).
 
-    ``label`` is the board's button in the server's language (the prompt is in ``user``'s).
+    ``label`` is the board's button in the server's language when the placements do not fit
+    the board (the private step-by-step prompt: cell, rotation, figure).
     """
     from bot.discord_ui import tile_prompts
 
+    before = clicks_of(world.fake, user)
     board = world.newest_board(thread)
-    prompt = await open_prompt(world, user, board, label)
-    stats.clicks += 1
     info = await world.desk.service.private_info(table_id, user.id)
     placements = tile_prompts.placements_of(info)
     order = world.desk.renderer.order(placements)
     index = rng.randrange(len(order))
+    rot = rng.choice(placements[order[index]])
+    menus = [m for m in selects(board) if ":put:" in m["custom_id"]]
+    only = [b for b in board.buttons if ":put:" in b["custom_id"]]
+    if menus or only:
+        value = f"{index}.{rot}"
+        if only:  # a single placement: its button
+            result = await user.click(board, custom_id=only[0]["custom_id"], wait=False)
+        else:
+            menu = next(m for m in menus if value in [o["value"] for o in m["options"]])
+            stats.selects += 1
+            result = await user.select(
+                board, custom_id=menu["custom_id"], values=[value], wait=False
+            )
+
+        def ready() -> Message | None:
+            for message in result.visible_to(user):
+                if message.ephemeral and not message.loading and message.id != board.id:
+                    return message
+            return None
+
+        prompt: Message = await world.wait(ready, what="(no answer to the placement)")
+    else:
+        prompt = await _private_placement(world, user, board, label, index, rot, stats)
+    figures = [b for b in prompt.buttons if ":fig:" in b["custom_id"] and not b.get("disabled")]
+    if figures:
+        assert figures[0]["label"] == "No figure", "no figure is the first choice"
+        choice = rng.choice(figures)
+        stats.labels.append(choice["label"])
+        await press(world, user, prompt, choice["custom_id"])
+    assert prompt.content.startswith("You placed"), prompt.content
+    if not figures:
+        assert "no figure can go on it" in prompt.content, "the skipped step is said"
+    stats.turns += 1
+    clicks = clicks_of(world.fake, user) - before
+    stats.log.add(Decision("tile", clicks, figure_possible=bool(figures)))
+
+
+async def _private_placement(
+    world: World,
+    user: ScriptedUser,
+    board: Message,
+    label: str,
+    index: int,
+    rot: int,
+    stats: Stats,
+) -> Message:
+    """The private step-by-step placement: cell (paged select), rotation."""
+    prompt = await open_prompt(world, user, board, label)
+    stats.clicks += 1
     for _ in range(10):
         menu = selects(prompt)[0]
         values = [o["value"] for o in menu["options"]]
@@ -322,16 +424,10 @@ async def play_tile_turn(
         target = page + 1 if index > int(values[-1]) else page - 1
         stats.pages += 1
         await press(world, user, prompt, find(prompt, f":cpg:{target}")["custom_id"])
-    rot = rng.choice(placements[order[index]])
-    await press(world, user, prompt, find(prompt, f":rot:{index}:{rot}")["custom_id"])
-    figures = [b for b in prompt.buttons if ":fig:" in b["custom_id"] and not b.get("disabled")]
-    assert figures, prompt.buttons
-    assert figures[0]["label"] == "No figure"
-    choice = rng.choice(figures)
-    stats.labels.append(choice["label"])
-    await press(world, user, prompt, choice["custom_id"])
-    assert prompt.content.startswith("You placed"), prompt.content
-    stats.turns += 1
+    rotation = [b for b in prompt.buttons if f":rot:{index}:{rot}" in b["custom_id"]]
+    if rotation:
+        await press(world, user, prompt, rotation[0]["custom_id"])
+    return prompt
 
 
 async def play_tiles_to_the_end(

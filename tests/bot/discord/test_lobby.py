@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.bot.discord.conftest import World, private_text
 
 
@@ -12,6 +14,18 @@ async def open_table(world: World, game: str, **options: object) -> tuple[int, o
     assert "is open" in text, text
     table_id = int(text.split("#", 1)[1].split(" ", 1)[0])
     return table_id, world.lobby(table_id)
+
+
+async def start_for_two(world: World, game: str, seed: int, **options: object) -> tuple[int, Any]:
+    """Alice opens a two-player table (the given ``seed``), bob joins, alice starts; the table
+    id and its thread, once the first board is up."""
+    world.seeds.append(seed)
+    table_id, lobby = await open_table(world, game, players=2, **options)
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: world.newest_board(thread))
+    return table_id, thread
 
 
 async def test_open_table_posts_lobby_and_thread(world: World) -> None:

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from tests.bot.discord.clicks import assert_two_clicks
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_tiles_to_the_end
 from tests.bot.discord.secrecy import scan_public
-from tests.bot.discord.test_lobby import open_table
+from tests.bot.discord.test_lobby import open_table, start_for_two
 
 
 async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> None:
@@ -25,6 +26,12 @@ async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> 
         world, table_id, [world.alice, world.bob], random.Random(4), stats
     )
     print(f"carcassonne: {stats.turns} turns, {stats.pages} pages")
+    print(stats.log.summary("carcassonne"))
+    assert_two_clicks(stats.log)
+    tiles = stats.log.decisions
+    assert all(d.clicks <= 2 for d in tiles), "a tile: placement, figure"
+    assert all(d.clicks == 1 for d in tiles if not d.figure_possible), "no figure: one click"
+    assert any(not d.figure_possible for d in tiles), "some tile has no figure spot"
     assert "won" in end
     assert stats.turns > 40
     assert scan_public(world) > stats.turns
@@ -34,24 +41,20 @@ async def test_figure_step_still_works_when_the_preview_fails(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.discord_ui import tile_prompts
-    from tests.bot.discord.driving import find, open_prompt, press, selects, to_act
+    from tests.bot.discord.driving import find, press, selects, to_act
 
     def broken(view: object, placement: str) -> list[str]:
         raise RuntimeError("no preview")
 
     monkeypatch.setattr(tile_prompts, "figure_actions", broken)
-    world.seeds.append(5)
-    table_id, lobby = await open_table(world, "carcassonne", players=2)
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(world.lobby(table_id), label="Start")
-    thread = world.thread_of(world.lobby(table_id))
-    board = await world.wait(lambda: world.newest_board(thread))
+    table_id, thread = await start_for_two(world, "carcassonne", seed=5)
+    board = world.newest_board(thread)
     user = to_act(board, [world.alice, world.bob])[0]
-    prompt = await open_prompt(world, user, board, "Place tile")
-    menu = selects(prompt)[0]
-    await press(world, user, prompt, menu["custom_id"], [menu["options"][0]["value"]])
-    rotation = next(b for b in prompt.buttons if ":rot:" in b["custom_id"])
-    await press(world, user, prompt, rotation["custom_id"])
+    menu = selects(board)[0]
+    result = await user.select(
+        board, custom_id=menu["custom_id"], values=[menu["options"][0]["value"]]
+    )
+    prompt = result.visible_to(user)[0]
     assert "figure" in prompt.content
     await press(world, user, prompt, find(prompt, ":mv:F:0")["custom_id"])
     assert prompt.content.startswith("You placed")

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.bot.discord.clicks import assert_two_clicks
 from tests.bot.discord.conftest import RecordingRenderer, World
 from tests.bot.discord.driving import Stats, greedy_chooser, play_race_to_the_end
 from tests.bot.discord.secrecy import scan_public
@@ -31,6 +32,8 @@ async def test_dog_four_players_two_bots_to_the_end(world: World) -> None:
         world, table_id, [world.alice, world.bob], random.Random(5), stats
     )
     print(f"dog: {stats.turns} turns, {stats.picks} picks, {stats.jokers} jokers")
+    print(stats.log.summary("dog"))
+    assert_two_clicks(stats.log)
     assert "won" in end
     assert stats.received > 0, "after an exchange the hand shows the card received"
     assert stats.picks > 0, "Dog has an exchange after every deal"

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.bot.discord.clicks import assert_two_clicks
 from tests.bot.discord.conftest import RecordingRenderer, World
 from tests.bot.discord.driving import Stats, greedy_chooser, play_race_to_the_end
 from tests.bot.discord.secrecy import scan_public
@@ -30,7 +31,9 @@ async def test_tock_2v2_with_two_bots_to_the_end(world: World) -> None:
     end = await play_race_to_the_end(
         world, table_id, [world.alice, world.bob], random.Random(3), stats
     )
-    print(f"tock: {stats}")
+    print(f"tock: {stats.turns} turns, {stats.picks} picks")
+    print(stats.log.summary("tock"))
+    assert_two_clicks(stats.log)
     assert "won" in end
     assert stats.received > 0, "after an exchange the hand shows the card received"
     assert stats.picks > 0, "2v2 Tock has an exchange after every deal"

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.race_prompts import card_prompt, choices, hand_prompt
+from bot.discord_ui.race_prompts import card_prompt, choices, hand_prompt, single_move
 from bot.discord_ui.rendering import Renderer
 from bot.effects import PrivateInfo
 from bot.table_model import Phase, Seat, TableRecord
@@ -50,10 +50,19 @@ async def test_banned_hand_offers_only_discards_with_the_reason() -> None:
         DESK, info({"hand": ["3", "10"], "banned": True, "phase": "play"}, ("3:D", "10:D"))
     )
     assert "banned" in prompt.content
-    assert [b.label for b in buttons(prompt)] == ["1. 3", "2. 10"]
+    # One way to play each card: the button says it, and plays it on one click.
+    assert [b.label for b in buttons(prompt)] == ["1. 3: discard", "2. 10: discard"]
     assert all(not b.disabled for b in buttons(prompt))
-    moves = card_prompt(info({"hand": ["3", "10"], "banned": True}, ("3:D", "10:D")), 1)
-    assert [b.label for b in buttons(moves)] == ["10: discard", "Back"]
+
+
+async def test_a_card_with_one_move_says_the_move_and_others_their_card() -> None:
+    legal = ("K:E", "Q:r5-r17", "Q:r40-r52")
+    prompt = await hand_prompt(DESK, info({"hand": ["4", "Q", "K"], "phase": "play"}, legal))
+    assert [b.label for b in buttons(prompt)] == ["1. 4", "2. Q", "3. K: bring a pawn out"]
+    assert single_move(info({"hand": ["Q", "K"]}, legal), "K") == "K:E"
+    assert single_move(info({"hand": ["Q", "K"]}, legal), "Q") is None
+    waiting = info({"hand": ["Q", "K"]}, legal, to_act=False)
+    assert single_move(waiting, "K") is None, "nothing plays when it is not your turn"
 
 
 async def test_cards_without_a_move_are_disabled_and_not_your_turn_disables_all() -> None:
@@ -81,7 +90,7 @@ async def test_exchange_prompt_shows_pick_and_received_card_privately() -> None:
 async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> None:
     starts = {"7": ("7:r5-r6", "7:r5-r12")}
     seven = info({"hand": ["7"]}, ("7:r5-r12",), seven_starts=starts)
-    assert choices(seven, "7") == ["7:r5-r6", "7:r5-r12"]
+    assert choices(seven, "7") == ["7:r5-r12"], "few complete plays are offered whole"
     pending = info({"hand": [], "seven": {"card": "7", "left": 6}}, ("r6-r7", "r6-r12"))
     prompt = await hand_prompt(DESK, pending)
     assert "6 steps left" in prompt.content
@@ -91,16 +100,44 @@ async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> 
     ]
 
 
-async def test_joker_first_asks_what_it_stands_for() -> None:
+def test_many_split_sevens_go_segment_by_segment_biggest_effect_first() -> None:
+    # 36 ways to share 7 steps between pawns on 5, 20 and 69: too many to list whole.
+    legal = tuple(
+        f"7:r5-r{5 + a},r20-r{20 + b},r69-h0.{c}" if c else f"7:r5-r{5 + a},r20-r{20 + b}"
+        for a in range(8)
+        for b in range(8 - a)
+        for c in [7 - a - b]
+    )
+    assert len(legal) == 36
+    starts = {"7": ("7:r5-r6", "7:r20-r21", "7:r69-h0.1", "7:r5-r40")}
+    view = {"hand": ["7"], "pawns": {"0": ["r5", "r20", "r69"], "2": ["r40"]}}
+    offered = choices(info(view, legal, seven_starts=starts), "7")
+    assert offered[:2] == ["7:r69-h0.1", "7:r5-r40"], "home first, then a capture"
+    assert set(offered) == set(starts["7"])
+
+
+async def test_the_joker_offers_every_kind_in_one_list() -> None:
     legal = ("X=A:E", "X=K:r5-r18", "5:r5-r10")
     joker = info({"game": "dog", "hand": ["5", "X"]}, legal, seven_starts={"X": ("X=7:r5-r6",)})
     prompt = card_prompt(joker, 1)
-    assert "joker stand for" in prompt.content
+    assert "Joker" in prompt.content
     assert [b.label for b in buttons(prompt)] == [
-        "Joker as A",
-        "Joker as 7",
-        "Joker as K",
+        "Joker as A: bring a pawn out",
+        "Joker as 7: pawn on 5 → 6 (1 step)",
+        "Joker as K: pawn on 5 → 18",
         "Back",
     ]
+    assert choices(joker, "X") == ["X=A:E", "X=7:r5-r6", "X=K:r5-r18"]
     assert choices(joker, "X=7") == ["X=7:r5-r6"]
     assert choices(joker, "5") == ["5:r5-r10"]
+
+
+async def test_a_joker_with_more_plays_than_the_selects_hold_asks_its_kind_first() -> None:
+    legal = tuple(f"X=K:r{n}-r{n + 13}" for n in range(60)) + tuple(
+        f"X=Q:r{n}-r{n + 12}" for n in range(60)
+    )
+    pawns = {"0": [f"r{n}" for n in range(60)]}
+    joker = info({"game": "dog", "hand": ["X"], "pawns": pawns}, legal)
+    prompt = card_prompt(joker, 0)
+    assert "joker stand for" in prompt.content
+    assert [b.label for b in buttons(prompt)] == ["Joker as Q", "Joker as K", "Back"]

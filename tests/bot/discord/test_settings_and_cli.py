@@ -68,8 +68,8 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
         stdout, _stderr = await asyncio.wait_for(process.communicate(), 30)
         assert process.returncode == 0
         names = {c["name"] for c in fake.global_commands}
-    assert names == {"tock", "dog", "carcassonne", "table", "rules"}
-    assert b"Synced 5 commands" in stdout
+    assert names == {"tock", "dog", "carcassonne", "table", "rules", "move"}
+    assert b"Synced 6 commands" in stdout
 
 
 def test_bad_shard_ids_are_refused_before_connecting(

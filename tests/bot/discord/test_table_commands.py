@@ -69,3 +69,39 @@ async def test_leaving_a_game_in_play_hands_the_seat_over(world: World) -> None:
     table = await world.desk.service.get(table_id)
     assert table.seat_of(world.bob.id) is None, "bob no longer plays"
     assert "bob (left)" in world.lobby(table_id).text
+
+
+async def test_a_table_of_another_server_is_no_table_here(world: World) -> None:
+    """A table's number is no key to it from another server: no log, status, board or seat."""
+    table_id, thread = await start_tock_against_a_bot(world, seed=5)
+    other = world.fake.add_guild("Elsewhere")
+    channel = world.fake.add_channel(other, "games")
+    stranger = world.fake.add_user("stranger", guild=other)
+    # The commands as a global sync would give every server (the test bot syncs to one).
+    world.fake.guild_commands[other.id] = world.fake.guild_commands[world.guild.id]
+    boards = len(world.boards(thread))
+    for command in ("table log", "table status", "table board", "table join"):
+        answer = await stranger.slash(channel, command, table=table_id)
+        text = private_text(answer, stranger)
+        assert f"There is no table {table_id}." in text, (command, text)
+        assert "alice" not in text
+    assert len(world.boards(thread)) == boards, "no board was posted for the stranger"
+    table = await world.desk.service.get(table_id)
+    assert table.seat_of(stranger.id) is None
+
+
+async def test_a_crafted_button_of_another_servers_table_is_refused(world: World) -> None:
+    table_id, lobby = await open_table(world, "carcassonne", players=3)
+    other = world.fake.add_guild("Elsewhere")
+    channel = world.fake.add_channel(other, "games")
+    stranger = world.fake.add_user("stranger", guild=other)
+    crafted = world.fake.new_message(
+        channel,
+        world.fake.bot_user,
+        content="Join my table!",
+        components=[lobby.components[0]],  # the real lobby's buttons, in another server
+    )
+    answer = await stranger.click(crafted, label="Join")
+    assert f"There is no table {table_id}." in private_text(answer, stranger)
+    table = await world.desk.service.get(table_id)
+    assert table.seat_of(stranger.id) is None

@@ -45,7 +45,7 @@ def test_move_labels_in_german_and_hungarian() -> None:
 def test_the_lobby_in_german() -> None:
     text = lobby_text(_table(), "de")
     assert text.startswith("**Tock**-Tisch #7 — Gastgeber <@11>")
-    assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min" in text
+    assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min." in text
     assert "🤖 Bot 2 (leicht) — Team B" in text
     assert "3. *frei* — Team A" in text
     assert "dave (gegangen)" in text
