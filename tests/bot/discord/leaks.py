@@ -29,7 +29,7 @@ from tests.fakediscord.models import Message, iter_components
 
 TOKENS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X")
 #: The controls a public message may carry: none of them names a card.
-PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "start", "hand", "tile", "put"})
+PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start", "hand", "tile", "put"})
 #: An exchange pick in move notation (N-7.2).
 PICK_NOTATION = re.compile(r"(?<![\w=:])G:(?P<card>10|[2-9AJQKX])(?!\w)")
 
