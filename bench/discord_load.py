@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import json
 import os
 import random
@@ -177,6 +176,7 @@ class Player:
         self.fake, self.watch, self.user, self.thread = fake, watch, user, thread
         self.figures, self.rng = figures, rng
         self.last_version = -1
+        self.hand: Message | None = None
 
     def _my_board(self) -> Message | None:
         board = newest_board(self.fake, self.thread)
@@ -222,10 +222,18 @@ class Player:
                 continue
             await self._follow(final, stop_at)
 
-    async def _turn(self, board: Message) -> float | None:
-        """Play one turn from ``board``; the time of the click that completed it."""
-        hand = next(c for c in enabled(board) if c.get("custom_id", "").endswith(":hand"))
-        result = await self._click(board, hand)
+    async def _hand(self, board: Message) -> Message:
+        """The person's hand for ``board``: the open one, once the bot brought it up to date
+        (versions that keep a hand open and follow the game), else opened from the board."""
+        version = f":v:{board_version(board)}:"
+        if self.hand is not None and not self.hand.deleted:
+            hand = self.hand
+            with contextlib.suppress(TimeoutError):
+                return await self.watch.until(  # type: ignore[no-any-return]
+                    lambda: hand if version in repr(hand.components) else None, 2.0
+                )
+        show = next(c for c in enabled(board) if c.get("custom_id", "").endswith(":hand"))
+        result = await self._click(board, show)
 
         def prompt() -> Message | None:
             for message in result.visible_to(self.user):
@@ -233,7 +241,12 @@ class Player:
                     return message
             return None
 
-        message: Message = await self.watch.until(prompt)
+        self.hand = await self.watch.until(prompt)
+        return self.hand
+
+    async def _turn(self, board: Message) -> float | None:
+        """Play one turn from ``board``; the time of the click that completed it."""
+        message = await self._hand(board)
         last = 0.0
         for _ in range(12):
             controls = enabled(message)
@@ -245,8 +258,16 @@ class Player:
             await self._click(message, choice)
             if ":give:" in choice.get("custom_id", ""):
                 return last  # the card to pass is chosen: nothing more this turn
-            await self.watch.until(functools.partial(changed, message, before))
+            await self.watch.until(
+                lambda before=before: changed(message, before) or self._moved_on()  # type: ignore[misc]
+            )
+            if self._moved_on():
+                return last  # the move is played: the table is at a newer board
         return last or None
+
+    def _moved_on(self) -> bool:
+        board = newest_board(self.fake, self.thread)
+        return board is not None and board_version(board) > self.last_version
 
     def _choose(self, controls: list[dict[str, Any]]) -> dict[str, Any] | None:
         def having(part: str) -> list[dict[str, Any]]:
@@ -398,7 +419,9 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                 for wall, lag in json.loads(lag_file.read_text())
                 if started_wall <= wall <= ended_wall
             ]
-        errors = (work / "bot.log").read_text(errors="replace").count("Traceback")
+        output = (work / "bot.log").read_text(errors="replace")
+        errors = output.count("Traceback")
+        first_error = output[output.find("Traceback") :][:2000] if errors else ""
     ms = 1000.0
     acks, boards, turns = figures.acks, figures.boards, figures.turns
     lag99 = percentile(lags, 0.99)
@@ -423,6 +446,8 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
             for name, limit in HARD_BUDGETS.items()
         ]
         line += "\n       budgets (issue 23, hard bots): " + ", ".join(verdicts)
+    if first_error:
+        line += f"\n       the bot process's first error:\n{first_error}"
     return line
 
 
