@@ -6,6 +6,11 @@ I/O, and gives byte-identical PNGs for equal inputs. Seat colours come from the
 colour-blind-safe Okabe–Ito palette and every pawn and figure also carries its seat's letter
 (:data:`renderer.style.SEAT_LETTERS`, :data:`renderer.style.CARCASSONNE_LETTERS`).
 
+Images are drawn for a phone, where Discord shows them about 400 px wide: every text, pawn
+letter and figure letter is at least :data:`renderer.style.MIN_PHONE_TEXT` px tall at that
+width (sizes go through :func:`renderer.style.legible`; ``tests/renderer/test_legibility.py``
+checks every text drawn for the samples of :mod:`renderer.samples`).
+
 Public API
 ----------
 Every function that draws words takes ``locale`` (``"en"``, ``"de"``, ``"hu"``, a regional
@@ -13,11 +18,15 @@ code or a ``discord.Locale``; default English): the labels come from :func:`i18n
 last-move sentence from :func:`i18n.events.event_text`. Public messages use the server's
 locale.
 
-``render_board(view, *, names=None, highlight=None, locale=None) -> bytes``
-    The board of any game, chosen by ``view["game"]``. Race boards put the viewer's seat at
-    the bottom (a spectator view: the first seat in use). ``names``: display names, either one
-    per seat in use (in ``view["seats"]`` order) or indexed by seat number; without them the
-    colour names (race) or the view's ``names`` (Carcassonne) are used. ``highlight``: race
+``render_board(view, *, names=None, highlight=None, whole=False, locale=None) -> bytes``
+    The board of any game, chosen by ``view["game"]``. A large Carcassonne map is shown as a
+    window around the latest placement at full detail with an overview of the whole map;
+    ``whole`` (``/table board``) and a finished game show the whole map instead. Race
+    boards put the viewer's seat at the bottom (a spectator view: the first seat in use) and
+    the last action in words under the board, beside the card played. ``names``: display
+    names (bots named as bots), one per seat in use (in ``view["seats"]`` order) or
+    indexed by seat number; without them the colour names (race) or the view's ``names``
+    (Carcassonne) are used. ``highlight``: race
     locations (``"r12"``, ``"h0.2"``) or Carcassonne cells (``(x, y)``) to ring in magenta.
 ``render_hand(game, cards, *, playable=None, locale=None) -> bytes``
     The player's cards left to right, numbered 1…n like the bot's buttons; cards whose
@@ -32,12 +41,14 @@ locale.
     neighbours around it, and the spots lettered A, B, C… in the order of ``spots``. A spot
     is a segment name (``"city0"``) or an action (``"follower:city0"``); ``"none"`` gets a
     letter in the legend only.
+``clear_caches() -> None``
+    Forget every cached layer, face and tile bitmap (tests that watch the drawing use it).
 ``warm_up() -> None``
     Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
     that the first Carcassonne image of a running bot is as fast as the others.
 ``race_field_center(view, location) -> (x, y)``
     Pixel centre of a race location in the board image (for tests and image maps).
-``carcassonne_cell_center(view, cell, *, extra=()) -> (x, y) | None``
+``carcassonne_cell_center(view, cell, *, extra=(), whole=False, locale="en") -> (x, y) | None``
     Pixel centre of a cell in ``render_board`` (``extra`` = its highlight) or in
     ``render_placements`` (``extra`` = the legal cells); ``None`` when cropped away.
 
@@ -59,14 +70,15 @@ from renderer.carcassonne.board import (
 )
 from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
 from renderer.carcassonne.tiledata import all_tile_ids
-from renderer.carcassonne.tiles import segment_spot
-from renderer.cards import draw_hand, hand_palette
-from renderer.race_board import draw_race_board, race_palette
+from renderer.carcassonne.tiles import segment_spot, tile_image
+from renderer.cards import card_face, draw_hand, hand_palette
+from renderer.race_board import clear_race_layers, draw_race_board, race_palette
 from renderer.race_layout import race_field_center
 from renderer.style import encode_png
 
 __all__ = [
     "carcassonne_cell_center",
+    "clear_caches",
     "placement_order",
     "race_field_center",
     "render_board",
@@ -86,14 +98,18 @@ def render_board(
     *,
     names: Sequence[str] | None = None,
     highlight: Highlight = None,
+    whole: bool = False,
     locale: object = None,
 ) -> bytes:
-    """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``)."""
+    """PNG of the board of ``view`` (Tock, Dog or Carcassonne, by ``view["game"]``).
+
+    ``whole``: the whole Carcassonne map, however large (race boards are always whole).
+    """
     game = view.get("game")
     if game not in ("tock", "dog", "carcassonne"):
         raise ValueError(f"unknown game {game!r}")
     with _LOCK:
-        return _render_board(view, game, names, highlight, normalise_locale(locale))
+        return _render_board(view, game, names, highlight, whole, normalise_locale(locale))
 
 
 def _render_board(
@@ -101,13 +117,15 @@ def _render_board(
     game: str,
     names: Sequence[str] | None,
     highlight: Highlight,
+    whole: bool,
     locale: str,
 ) -> bytes:
     if game in ("tock", "dog"):
         locations = [str(loc) for loc in highlight or ()]
         return encode_png(draw_race_board(view, names, locations, locale), race_palette())
     cells = [(int(c[0]), int(c[1])) for c in highlight or ()]  # type: ignore[index]
-    return encode_png(draw_carcassonne_board(view, names, cells, locale), carcassonne_palette())
+    image = draw_carcassonne_board(view, names, cells, locale, whole=whole)
+    return encode_png(image, carcassonne_palette())
 
 
 def render_hand(
@@ -152,6 +170,14 @@ def render_figure_spots(
     with _LOCK:
         image = draw_figure_spots(view, x, y, rot, tile, spots, normalise_locale(locale))
         return encode_png(image, carcassonne_palette())
+
+
+def clear_caches() -> None:
+    """Forget every cached drawing, so that the next image is drawn from scratch."""
+    with _LOCK:
+        clear_race_layers()
+        card_face.cache_clear()
+        tile_image.cache_clear()
 
 
 def warm_up() -> None:

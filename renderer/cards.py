@@ -9,13 +9,29 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t
-from renderer.style import INK, PAPER, RGB, WHITE, draw_centered_text, fixed_palette, font, tint
+from renderer.style import (
+    INK,
+    PAPER,
+    RGB,
+    WHITE,
+    draw_centered_text,
+    fixed_palette,
+    font,
+    min_text,
+    text_width,
+    tint,
+    wrap_text,
+)
 
 CARD_W = 120
-CARD_H = 172
+CARD_H = 190
 GAP = 14
 MARGIN = 16
-NUMBER_BAND = 44
+NUMBER_BAND = 50
+#: Largest size of the words on a card face; smaller hands may use less, never below the
+#: phone rule for the hand's width (a hand of six is 822 px wide: 19 px).
+HINT_SIZE = 22
+NUMBER_SIZE = 26
 
 #: What each card does, printed small on the face so new players need no rules sheet. These
 #: are the English words; every language's are the catalogue keys ``img.hint.<game>.<card>``.
@@ -110,20 +126,20 @@ def card_rank(card: str, locale: str = "en") -> str:
 
 
 @lru_cache(maxsize=128)
-def card_face(game: str, card: str, locale: str = "en") -> Image.Image:
-    """One card face (cached), ``CARD_W`` × ``CARD_H``, on a transparent corner background."""
+def card_face(game: str, card: str, locale: str = "en", min_size: int = 9) -> Image.Image:
+    """One card face (cached), ``CARD_W`` × ``CARD_H``; its words at least ``min_size`` px."""
     face = Image.new("RGB", (CARD_W, CARD_H), PAPER)
     draw = ImageDraw.Draw(face)
     box = (2, 2, CARD_W - 3, CARD_H - 3)
     if game == "dog":
-        _dog_face(draw, box, card, locale)
+        _dog_face(draw, box, card, locale, min_size)
     else:
-        _tock_face(draw, box, card, locale)
+        _tock_face(draw, box, card, locale, min_size)
     return face
 
 
 def _tock_face(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str, size: int
 ) -> None:
     draw.rounded_rectangle(box, radius=12, fill=WHITE, outline=INK, width=3)
     suit = _suit_of(card)
@@ -131,16 +147,12 @@ def _tock_face(
     rank = card_rank(card, locale)
     draw.text((10, 6), rank, font=font(30), fill=colour)
     _draw_suit(draw, suit, CARD_W - 24, CARD_H - 50, 10)
-    draw_centered_text(
-        draw, (CARD_W / 2, CARD_H / 2 - 4), rank, 64 if len(rank) < 2 else 54, colour
-    )
-    hint = card_hint("tock", card, locale)
-    if hint:
-        draw_centered_text(draw, (CARD_W / 2, CARD_H - 22), hint, 17, INK)
+    draw_centered_text(draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, colour)
+    _draw_hint(draw, card_hint("tock", card, locale), CARD_H - 22, CARD_W - 16, size)
 
 
 def _dog_face(
-    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str
+    draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], card: str, locale: str, size: int
 ) -> None:
     joker = card == "X"
     frame = JOKER_FRAME if joker else DOG_BACK
@@ -160,21 +172,61 @@ def _dog_face(
     draw.text((16, 12), rank, font=font(30), fill=frame)
     if joker:
         # A star so the joker stands out by shape as well as colour.
-        cx, cy, r = CARD_W / 2, CARD_H / 2 - 12, 30
+        cx, cy, r = CARD_W / 2, CARD_H * 0.36, 28
         points = []
         for i in range(10):
             radius = r if i % 2 == 0 else r * 0.45
             a = -math.pi / 2 + i * math.pi / 5
             points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
         draw.polygon(points, fill=STAR, outline=INK)
-        draw_centered_text(draw, (CARD_W / 2, CARD_H / 2 + 30), label, 22, frame)
+        draw_centered_text(
+            draw, (CARD_W / 2, CARD_H * 0.36 + 42), label, max(size, HINT_SIZE), frame
+        )
     else:
         draw_centered_text(
-            draw, (CARD_W / 2, CARD_H / 2 - 2), rank, 64 if len(rank) < 2 else 54, INK
+            draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, INK
         )
-    hint = card_hint("dog", card, locale)
-    if hint:
-        draw_centered_text(draw, (CARD_W / 2, CARD_H - 28), hint, 17, INK)
+    _draw_hint(draw, card_hint("dog", card, locale), CARD_H - 28, CARD_W - 26, size)
+
+
+def _draw_hint(
+    draw: ImageDraw.ImageDraw, hint: str | None, bottom: float, room: float, min_size: int
+) -> None:
+    """The card's reminder, never cut: on one line at the largest size that fits ``room``,
+    else on two lines; never below ``min_size``. Its last line is centred on ``bottom``."""
+    if not hint:
+        return
+    sizes = range(max(HINT_SIZE, min_size), min_size - 1, -1)
+    size = next((s for s in sizes if text_width(hint, s) <= room), None)
+    if size is None:
+        if any(text_width(word, min_size) > room for word in hint.split()):
+            hint = hint.replace("/", "/ ")  # "előre/vissza" may break after its slash
+        fits = (s for s in sizes if all(text_width(w, s) <= room for w in wrap_text(hint, s, room)))
+        size = next(fits, min_size)
+    for k, line in enumerate(reversed(wrap_text(hint, size, room))):
+        draw_centered_text(draw, (CARD_W / 2, bottom - k * size * 1.05), line, size, INK)
+
+
+def mini_card(game: str, card: str, height: int, locale: str = "en") -> Image.Image:
+    """A small face of ``card`` (its rank large), ``height`` px tall: the card just played."""
+    width = round(height * 0.7)
+    face = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(face)
+    box = (1, 1, width - 2, height - 2)
+    rank = "X" if card == "X" else card_rank(card, locale)
+    size = round(height * (0.5 if len(rank) < 2 else 0.4))
+    if game == "dog":
+        frame = JOKER_FRAME if card == "X" else DOG_BACK
+        draw.rounded_rectangle(box, radius=height // 10, fill=frame, outline=INK, width=2)
+        inner = (box[0] + 5, box[1] + 5, box[2] - 5, box[3] - 5)
+        draw.rounded_rectangle(inner, radius=height // 14, fill=WHITE)
+        colour = frame if card == "X" else INK
+    else:
+        draw.rounded_rectangle(box, radius=height // 10, fill=WHITE, outline=INK, width=2)
+        colour = _draw_suit(draw, _suit_of(card), width * 0.24, height * 0.2, height * 0.08)
+        _draw_suit(draw, _suit_of(card), width * 0.76, height * 0.8, height * 0.08)
+    draw_centered_text(draw, (width / 2, height / 2), rank, size, colour)
+    return face
 
 
 def draw_hand(
@@ -192,11 +244,13 @@ def draw_hand(
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     if not cards:
-        draw_centered_text(draw, (width / 2, height / 2), t("img.no_cards", locale), 26, INK)
+        draw_centered_text(
+            draw, (width / 2, height / 2), t("img.no_cards", locale), NUMBER_SIZE, INK
+        )
         return image
     for i, card in enumerate(cards):
         x = MARGIN + i * (CARD_W + GAP)
-        face = card_face(game, str(card), locale)
+        face = card_face(game, str(card), locale, min_text(width))
         usable = playable is None or bool(playable[i])
         if not usable:
             # Greyed: washed out towards the background, so the number still reads.
@@ -205,7 +259,7 @@ def draw_hand(
             )
         image.paste(face, (x, MARGIN))
         number_centre = (x + CARD_W / 2, MARGIN + CARD_H + NUMBER_BAND / 2 + 2)
-        r = 17
+        r = 21
         draw.ellipse(
             (
                 number_centre[0] - r,
@@ -215,5 +269,7 @@ def draw_hand(
             ),
             fill=INK if usable else NUMBER_OFF,
         )
-        draw_centered_text(draw, (number_centre[0], number_centre[1] + 1), str(i + 1), 22, WHITE)
+        draw_centered_text(
+            draw, (number_centre[0], number_centre[1] + 1), str(i + 1), NUMBER_SIZE, WHITE
+        )
     return image

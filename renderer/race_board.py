@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from i18n import t, tn
 from i18n.events import colour_word
+from renderer.cards import mini_card
 from renderer.race_events import LastMove, last_move, owner_of, walk_path
-from renderer.race_layout import STRIP_ROW_HEIGHT, RaceLayout, layout_for, pawn_slots
+from renderer.race_layout import RaceLayout, layout_for, pawn_slots
 from renderer.style import (
     GREY,
     HIGHLIGHT,
@@ -20,17 +21,22 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
-    clean_text,
+    WINNER_FILL,
     draw_centered_text,
+    draw_seat_box,
+    draw_seat_chip,
     fit_text,
     fixed_palette,
     font,
+    legible,
     seat_colour,
     seat_colour_name,
     seat_letter,
     shade,
     text_colour_on,
+    text_width,
     tint,
+    wrap_text,
 )
 
 RING_LINE: RGB = (205, 198, 185)
@@ -38,6 +44,8 @@ FIELD_FILL: RGB = (255, 253, 248)
 FIELD_OUTLINE: RGB = (120, 114, 104)
 CAPTURE: RGB = (20, 20, 20)
 RING_BAND: RGB = (241, 236, 226)
+#: The winner's star.
+STAR: RGB = (240, 190, 30)
 
 
 def race_palette() -> Image.Image:
@@ -54,6 +62,8 @@ def race_palette() -> Image.Image:
         FIELD_FILL,
         FIELD_OUTLINE,
         RING_BAND,
+        WINNER_FILL,
+        STAR,
         *seats,
     ]
     for amount in (0.55, 0.65, 0.8, 0.82):
@@ -87,6 +97,11 @@ def _circle(draw: ImageDraw.ImageDraw, p: tuple[float, float], r: float, **kw: A
 _STATIC: dict[tuple[Any, ...], Image.Image] = {}
 
 
+def clear_race_layers() -> None:
+    """Forget the cached empty boards."""
+    _STATIC.clear()
+
+
 def _static_layer(layout: RaceLayout) -> Image.Image:
     """The empty board (cached): ring, start fields, home lanes, kennels and seat letters."""
     cached = _STATIC.get(layout.key)
@@ -98,13 +113,22 @@ def _static_layer(layout: RaceLayout) -> Image.Image:
 
 
 def _draw_static_layer(layout: RaceLayout) -> Image.Image:
-    image = Image.new("RGB", (layout.width, layout.height), PAPER)
+    image = Image.new("RGB", (layout.width, layout.width), PAPER)
     draw = ImageDraw.Draw(image)
     cx, cy = layout.centre
     r = layout.radius
     _circle(draw, layout.centre, r + layout.pawn_radius + 6, fill=RING_BAND)
     _circle(draw, layout.centre, r - layout.pawn_radius - 6, fill=PAPER)
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=RING_LINE, width=3)
+    for seat in layout.seats:
+        # The home lane forks off the ring at the branch field and runs inwards beside it,
+        # drawn under the ring so the branch field stays a plain ring field.
+        colour = seat_colour(seat)
+        branch = layout.ring[layout.branch_field(seat)]
+        home = layout.homes[seat]
+        width = round(layout.pawn_radius * 1.2)
+        draw.line((branch, *home), fill=tint(colour, 0.65), width=width, joint="curve")
+        draw.line((branch, home[0]), fill=colour, width=max(3, width // 4))
     fr = layout.field_radius
     for index, point in enumerate(layout.ring):
         _circle(draw, point, fr, fill=FIELD_FILL, outline=FIELD_OUTLINE, width=1)
@@ -126,10 +150,7 @@ def _draw_static_layer(layout: RaceLayout) -> Image.Image:
         colour = seat_colour(seat)
         light = tint(colour, 0.65)
         start = layout.ring[layout.start_field(seat)]
-        branch = layout.ring[layout.branch_field(seat)]
-        home = layout.homes[seat]
-        draw.line((branch, home[-1]), fill=light, width=round(layout.pawn_radius * 1.2))
-        for slot in home:
+        for slot in layout.homes[seat]:
             _circle(draw, slot, layout.pawn_radius * 0.72, fill=light, outline=colour, width=3)
         _circle(draw, start, layout.pawn_radius * 0.95, fill=light, outline=colour, width=4)
         kennel = layout.kennels[seat]
@@ -159,7 +180,7 @@ def _draw_static_layer(layout: RaceLayout) -> Image.Image:
             draw,
             (label[0], label[1] + 1),
             seat_letter(seat),
-            round(layout.pawn_radius * 1.3),
+            legible(layout.pawn_radius * 1.3, layout.width),
             text_colour_on(colour),
         )
     return image
@@ -175,18 +196,22 @@ def _draw_pawn(
     pr = layout.pawn_radius
     colour = seat_colour(seat)
     if guarded:
-        # A guarded pawn (protected in Tock, blocking in Dog) wears a thick black ring with a
-        # white gap, readable without colour.
-        _circle(draw, point, pr + 6, fill=INK)
-        _circle(draw, point, pr + 3, fill=WHITE)
+        _guard_ring(draw, point, pr)
     _circle(draw, point, pr, fill=colour, outline=INK, width=2)
     draw_centered_text(
         draw,
         (point[0], point[1] + 1),
         seat_letter(seat),
-        round(pr * 1.25),
+        legible(pr * 1.25, layout.width),
         text_colour_on(colour),
     )
+
+
+def _guard_ring(draw: ImageDraw.ImageDraw, point: tuple[float, float], pr: float) -> None:
+    """The mark of a guarded pawn (protected in Tock, blocking in Dog): a thick black ring
+    with a white gap, readable without colour; the legend under the board explains it."""
+    _circle(draw, point, pr + 6, fill=INK)
+    _circle(draw, point, pr + 3, fill=WHITE)
 
 
 def _arrow_head(
@@ -293,38 +318,26 @@ def _draw_captures(draw: ImageDraw.ImageDraw, layout: RaceLayout, move: LastMove
         draw.line((mx - s, my + s, mx + s, my - s), fill=colour, width=3)
 
 
-def _team_text(view: Mapping[str, Any], locale: str) -> str:
-    teams = view.get("teams")
-    if not teams:
-        return t("img.ffa", locale)
-    versus = f"  {t('img.vs', locale)}  "
-    return t(
-        "img.teams",
-        locale,
-        teams=versus.join("+".join(seat_letter(int(s)) for s in team) for team in teams),
-    )
-
-
 def _centre_lines(
     view: Mapping[str, Any], names: Sequence[str] | None, locale: str = "en"
-) -> list[str]:
+) -> tuple[str, list[str], list[str]]:
+    """(title, status lines, the parts of the pile line) of the centre of the board."""
     seats = [int(s) for s in view.get("seats") or []]
     game = t(f"game.{view.get('game', '')}", locale)
-    lines: list[str] = []
     if view.get("game") == "tock":
         number = view.get("hand_number", view.get("hand"))
-        lines.append(
+        title = (
             t("img.tock_hand", locale, game=game, number=number)
             if isinstance(number, int)
             else game
         )
     else:
-        lines.append(t("img.dog_round", locale, game=game, number=view.get("round", 1)))
-    lines.append(_team_text(view, locale))
+        title = t("img.dog_round", locale, game=game, number=view.get("round", 1))
+    lines: list[str] = []
     phase = view.get("phase")
-    winners = view.get("winners") or view.get("winner") or []
+    winners = _winners(view)
     if view.get("finished") or phase == "finished":
-        who = " + ".join(seat_name(int(s), seats, names, locale) for s in winners)
+        who = " + ".join(seat_name(s, seats, names, locale) for s in winners)
         lines.append(t("img.winner", locale, names=who) if who else t("img.game_over", locale))
     elif phase == "exchange":
         done = [seat_letter(int(s)) for s in view.get("exchanged") or []]
@@ -344,8 +357,47 @@ def _centre_lines(
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
     top = t("img.discard_top", locale, card=discard[-1]) if discard else ""
-    lines.append(" · ".join(part for part in (pile, top) if part))
-    return [line for line in lines if line]
+    return title, lines, [part for part in (pile, top) if part]
+
+
+def _winners(view: Mapping[str, Any]) -> list[int]:
+    winners = view.get("winners") or view.get("winner") or []
+    if isinstance(winners, int):
+        winners = [winners]
+    return [int(s) for s in winners]
+
+
+def _chip(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, r: float, size: int
+) -> None:
+    """A seat's colour disc with its letter."""
+    draw_seat_chip(draw, centre, r, seat_colour(seat), seat_letter(seat), size)
+
+
+def _draw_teams(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    teams: Sequence[Sequence[int]],
+    size: int,
+    locale: str,
+) -> None:
+    """The teams as rows of touching colour chips, "vs" between them: partners at a glance."""
+    r = size * 0.72
+    versus = t("img.vs", locale)
+    gap = text_width(versus, size) + size
+    width = sum(len(team) * 2 * r for team in teams) + gap * (len(teams) - 1)
+    x = centre[0] - width / 2
+    for index, team in enumerate(teams):
+        if index:
+            draw_centered_text(draw, (x + gap / 2, centre[1]), versus, size, INK)
+            x += gap
+        left = x
+        for seat in team:
+            _chip(draw, (x + r, centre[1]), int(seat), r, size)
+            x += 2 * r
+        draw.rounded_rectangle(
+            (left - 3, centre[1] - r - 3, x + 3, centre[1] + r + 3), radius=r, outline=INK, width=2
+        )
 
 
 def _draw_centre(
@@ -353,51 +405,93 @@ def _draw_centre(
     layout: RaceLayout,
     view: Mapping[str, Any],
     names: Sequence[str] | None,
-    move: LastMove,
     locale: str = "en",
 ) -> None:
+    """Title, teams, whose turn (or the winner), draw pile: every line whole, wrapped."""
     cx, cy = layout.centre
-    inner = layout.radius - (2 * layout.pawn_radius + 4) * 4.6
-    max_width = inner * 1.75
-    size = round(layout.width * 0.026)
-    small = round(size * 0.85)
-    lines = [(line, size) for line in _centre_lines(view, names, locale)]
-    lines[0] = (lines[0][0], round(size * 1.25))
-    if move.text:
-        lines.append(("", small))
-        lines += [(line, small) for line in _wrap(move.text, small, max_width)[:4]]
-    total = sum(s * 1.25 for _, s in lines)
-    y = cy - total / 2 + lines[0][1] * 0.6
-    for line, line_size in lines:
-        if line:
-            draw_centered_text(draw, (cx, y), fit_text(line, line_size, max_width), line_size, INK)
-        y += line_size * 1.25
+    inner = layout.radius - (2 * layout.pawn_radius + 4) * 4.8
+    max_width = inner * 1.7
+    size = legible(layout.width * 0.026, layout.width)
+    title_size = round(size * 1.25)
+    title, status, pile = _centre_lines(view, names, locale)
+    rows: list[tuple[str, int]] = [
+        (line, title_size) for line in wrap_text(title, title_size, max_width)
+    ]
+    teams = view.get("teams")
+    rows.append(("" if teams else t("img.ffa", locale), size))
+    joined = " · ".join(pile)
+    # The pile and the discard on one line when they fit, else one line each.
+    piles = [joined] if text_width(joined, size) <= max_width else pile
+    for line in (*status, *piles):
+        rows += [(part, size) for part in wrap_text(line, size, max_width)]
+    heights = [round(s * (1.9 if not text else 1.3)) for text, s in rows]
+    y = cy - sum(heights) / 2
+    for (text, line_size), height in zip(rows, heights, strict=True):
+        middle = y + height / 2
+        if text:
+            draw_centered_text(draw, (cx, middle), text, line_size, INK)
+        elif teams:
+            _draw_teams(draw, (cx, middle), teams, size, locale)
+        y += height
 
 
-def _wrap(text: str, size: int, max_width: float) -> list[str]:
-    words = clean_text(text).split()
-    lines: list[str] = []
-    current = ""
-    for word in words:
-        candidate = f"{current} {word}".strip()
-        if current and font(size).getlength(candidate) > max_width:
-            lines.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        lines.append(current)
-    return lines
+Painter = Callable[[Image.Image, int], None]
 
 
-def _draw_strip(
-    draw: ImageDraw.ImageDraw,
-    layout: RaceLayout,
-    view: Mapping[str, Any],
-    names: Sequence[str] | None,
-    locale: str = "en",
-) -> None:
-    """One box per seat: letter, name, cards, dealer, turn, ban, fold, pick, partner."""
+def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tuple[int, Painter]:
+    """The last action in words, the card that was played beside it and, tucked on the
+    card's corner, the chip of the seat that played it: (height, painter)."""
+    if not move.text and not move.card:
+        return 0, lambda image, top: None
+    size = legible(layout.width * 0.026, layout.width)
+    card_height = round(size * 3.6)
+    x = 20 + (round(card_height * 0.7) + 30 if move.card else 0)
+    lines = wrap_text(move.text, size, layout.width - x - 20)
+    text_height = round(len(lines) * size * 1.3)
+    height = max(card_height if move.card else 0, text_height) + 20
+
+    def paint(image: Image.Image, top: int) -> None:
+        draw = ImageDraw.Draw(image)
+        if move.card:
+            face = mini_card(game, move.card, card_height, locale)
+            image.paste(face, (20, top + 10))
+            if move.seat is not None:
+                r = size * 0.75
+                corner = (20 + face.width, top + 10 + face.height - r * 0.6)
+                _chip(draw, corner, move.seat, r, size)
+        y = top + 10 + (height - 20 - text_height) / 2
+        for line in lines:
+            draw.text((x, y), line, font=font(size), fill=INK)
+            y += size * 1.3
+
+    return height, paint
+
+
+def _legend(layout: RaceLayout, game: str, locale: str) -> tuple[int, Painter]:
+    """What the guard ring means, beside a sample guarded pawn: (height, painter)."""
+    size = legible(layout.width * 0.024, layout.width)
+    pr = layout.pawn_radius
+    x = 20 + pr + 6
+    lines = wrap_text(t(f"img.legend.guard.{game}", locale), size, layout.width - x - pr - 40)
+    height = round(max(2 * pr + 16, len(lines) * size * 1.3)) + 12
+
+    def paint(image: Image.Image, top: int) -> None:
+        draw = ImageDraw.Draw(image)
+        middle = top + height / 2
+        _guard_ring(draw, (x, middle), pr)
+        _circle(draw, (x, middle), pr, fill=LIGHT_GREY, outline=INK, width=2)
+        y = middle - len(lines) * size * 1.3 / 2
+        for line in lines:
+            draw.text((x + pr + 18, y), line, font=font(size), fill=INK)
+            y += size * 1.3
+
+    return height, paint
+
+
+def _strip_rows(
+    view: Mapping[str, Any], names: Sequence[str] | None, locale: str
+) -> list[tuple[int, str, list[str]]]:
+    """(seat, name, facts) of every seat panel: cards, dealer, partner, turn, ban, fold…"""
     seats = [int(s) for s in view.get("seats") or []]
     sizes = view.get("hand_sizes") or {}
     to_act = {int(s) for s in view.get("to_act") or []}
@@ -405,58 +499,115 @@ def _draw_strip(
     left = {int(s) for s in view.get("left") or []}
     exchanged = {int(s) for s in view.get("exchanged") or []}
     in_exchange = view.get("phase") == "exchange"
-    dealer = view.get("dealer")
+    finished = bool(view.get("finished")) or view.get("phase") == "finished"
+    winners = set(_winners(view))
     turn = view.get("turn")
-    partners: dict[int, int] = {}
-    for team in view.get("teams") or []:
-        for s in team:
-            for other in team:
-                if s != other:
-                    partners[int(s)] = int(other)
-    columns = layout.strip_columns
-    cell_w = (layout.width - 16) / columns
-    top = layout.board_height
-    for i, seat in enumerate(seats):
-        col, row = i % columns, i // columns
-        x0 = 8 + col * cell_w
-        y0 = top + row * STRIP_ROW_HEIGHT
-        box = (x0 + 4, y0 + 4, x0 + cell_w - 4, y0 + STRIP_ROW_HEIGHT - 4)
-        acting = seat in to_act
-        draw.rounded_rectangle(
-            box,
-            radius=10,
-            fill=tint(seat_colour(seat), 0.82) if acting else WHITE,
-            outline=INK if acting else LIGHT_GREY,
-            width=5 if acting else 2,
-        )
-        chip = (box[0] + 34, (box[1] + box[3]) / 2)
-        _circle(draw, chip, 24, fill=seat_colour(seat), outline=INK, width=2)
-        draw_centered_text(
-            draw, (chip[0], chip[1] + 1), seat_letter(seat), 30, text_colour_on(seat_colour(seat))
-        )
-        text_x = box[0] + 68
-        max_w = box[2] - text_x - 8
-        name = seat_name(seat, seats, names, locale)
-        draw.text((text_x, box[1] + 8), fit_text(name, 24, max_w), font=font(24), fill=INK)
+    partners = _partners(view)
+    rows = []
+    for seat in seats:
         count = int(sizes.get(str(seat), sizes.get(seat, 0)))
-        facts = [tn("img.cards", count, locale)]
-        if seat == dealer:
+        facts = []
+        if finished and seat in winners:
+            facts.append(t("img.race.winner", locale))
+        facts.append(tn("img.cards", count, locale))
+        if seat == view.get("dealer"):
             facts.append(t("img.dealer", locale))
-        if seat in partners:
-            facts.append(t("img.partner", locale, letter=seat_letter(partners[seat])))
-        status = []
-        if acting and not in_exchange:
-            status.append(t("img.to_play_tag", locale))
+        for partner in partners.get(seat, ()):
+            facts.append(t("img.partner", locale, letter=seat_letter(partner)))
+        if seat in to_act and not in_exchange and not finished:
+            facts.append(t("img.to_play_tag", locale))
         if view.get("banned") and seat == turn:
-            status.append(t("img.banned_tag", locale))
+            facts.append(t("img.banned_tag", locale))
         if seat in folded:
-            status.append(t("img.folded", locale))
+            facts.append(t("img.folded", locale))
         if in_exchange:
-            status.append(t("img.has_picked" if seat in exchanged else "img.still_picking", locale))
+            facts.append(t("img.has_picked" if seat in exchanged else "img.still_picking", locale))
         if seat in left:
-            status.append(t("img.left", locale))
-        line = " · ".join(facts + status)
-        draw.text((text_x, box[1] + 40), fit_text(line, 19, max_w), font=font(19), fill=INK)
+            facts.append(t("img.left", locale))
+        rows.append((seat, seat_name(seat, seats, names, locale), [" · ".join(facts)]))
+    return rows
+
+
+def _partners(view: Mapping[str, Any]) -> dict[int, list[int]]:
+    partners: dict[int, list[int]] = {}
+    for team in view.get("teams") or []:
+        for seat in team:
+            partners[int(seat)] = [int(other) for other in team if other != seat]
+    return partners
+
+
+class _Strip:
+    """The seat panels under the board: two per row, every line wrapped, none cut."""
+
+    def __init__(
+        self,
+        layout: RaceLayout,
+        view: Mapping[str, Any],
+        names: Sequence[str] | None,
+        locale: str,
+    ) -> None:
+        self.view = view
+        self.columns = 2 if len(view.get("seats") or []) > 1 else 1
+        self.cell_width = (layout.width - 16) / self.columns
+        self.size = legible(layout.width * 0.023, layout.width)
+        self.name_size = round(self.size * 1.2)
+        self.chip_r = self.name_size * 0.95
+        self.text_x = 14 + 2 * self.chip_r + 14
+        text_width_max = self.cell_width - 8 - self.text_x - 14
+        self.rows = []
+        for seat, name, facts in _strip_rows(view, names, locale):
+            lines = [line for fact in facts for line in wrap_text(fact, self.size, text_width_max)]
+            self.rows.append((seat, fit_text(name, self.name_size, text_width_max), lines))
+        most = max((len(lines) for _, _, lines in self.rows), default=1)
+        self.row_height = round(
+            max(2 * self.chip_r + 20, self.name_size * 1.3 + most * self.size * 1.3 + 22)
+        )
+
+    @property
+    def height(self) -> int:
+        """Height of all panels."""
+        return math.ceil(len(self.rows) / self.columns) * self.row_height + 12
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int) -> None:
+        """Draw the panels from ``top`` down."""
+        to_act = {int(s) for s in self.view.get("to_act") or []}
+        finished = bool(self.view.get("finished")) or self.view.get("phase") == "finished"
+        winners = set(_winners(self.view))
+        partners = _partners(self.view)
+        for i, (seat, name, lines) in enumerate(self.rows):
+            col, row = i % self.columns, i // self.columns
+            x0 = 8 + col * self.cell_width
+            y0 = top + row * self.row_height
+            box = (x0 + 4, y0 + 4, x0 + self.cell_width - 4, y0 + self.row_height - 4)
+            won = finished and seat in winners
+            acting = seat in to_act and not finished
+            draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
+            chip = (box[0] + 10 + self.chip_r, (box[1] + box[3]) / 2)
+            _chip(draw, chip, seat, self.chip_r, round(self.name_size * 1.15))
+            for k, partner in enumerate(partners.get(seat, ())):
+                # The partner's colour tucked under the chip: teams show without reading.
+                small = self.chip_r * 0.45
+                spot = (chip[0] + self.chip_r * 0.8 - k * small * 1.4, chip[1] + self.chip_r * 0.8)
+                _circle(draw, spot, small, fill=seat_colour(partner), outline=INK, width=2)
+            if won:
+                _star(draw, (box[2] - 30, box[1] + 28), 20)
+            x = box[0] + self.text_x
+            y: float = box[1] + 9
+            draw.text((x, y), name, font=font(self.name_size), fill=INK)
+            y += self.name_size * 1.3
+            for line in lines:
+                draw.text((x, y), line, font=font(self.size), fill=INK)
+                y += self.size * 1.3
+
+
+def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """A five-pointed star: the winner's mark, a shape as well as a colour."""
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + i * math.pi / 5
+        points.append((centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a)))
+    draw.polygon(points, fill=STAR, outline=INK, width=2)
 
 
 def draw_race_board(
@@ -465,11 +616,47 @@ def draw_race_board(
     highlight: Sequence[str] | None = None,
     locale: str = "en",
 ) -> Image.Image:
-    """The board image of a Tock or Dog view, its words in ``locale``."""
+    """The board image of a Tock or Dog view, its words in ``locale``.
+
+    From the top: the board (the last move's paths and captures, the pawns, the centre
+    text), the last action in words beside the card played, the guard-ring legend when a
+    pawn is guarded, and one panel per seat with the players' names.
+    """
     layout = layout_for(view)
-    image = _static_layer(layout).copy()
+    game = str(view.get("game") or "tock")
+    seats = [int(s) for s in view.get("seats") or []]
+    by_seat = {seat: seat_name(seat, seats, names, locale) for seat in seats} if names else None
+    move = last_move(view.get("events") or [], locale=locale, game=game, names=by_seat)
+    slots = pawn_slots(view)
+    strip = _Strip(layout, view, names, locale)
+    caption, paint_caption = _caption(layout, move, game, locale)
+    guarded = any(g for _, g in slots.values())
+    legend, paint_legend = _legend(layout, game, locale) if guarded else (0, None)
+    height = layout.width + caption + legend + strip.height
+    image = Image.new("RGB", (layout.width, height), PAPER)
+    image.paste(_static_layer(layout), (0, 0))
+    paint_caption(image, layout.width)
+    if paint_legend is not None:
+        paint_legend(image, layout.width + caption)
     draw = ImageDraw.Draw(image)
-    move = last_move(view.get("events") or [], locale=locale, game=str(view.get("game") or "tock"))
+    _draw_marks(draw, layout, view)
+    for tip, tail, size, colour in _draw_last_move(draw, layout, move, view):
+        _arrow_head(draw, tip, tail, size, colour)
+    for location, (seat, is_guarded) in slots.items():
+        try:
+            point = layout.point(location)
+        except (KeyError, ValueError, IndexError):
+            continue
+        _draw_pawn(draw, layout, point, seat, is_guarded)
+    _draw_captures(draw, layout, move)
+    _draw_badges(draw, layout, view, highlight)
+    _draw_centre(draw, layout, view, names, locale)
+    strip.draw(draw, layout.width + caption + legend)
+    return image
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, layout: RaceLayout, view: Mapping[str, Any]) -> None:
+    """Around the seat tags: whose turn it is, the dealer's chip, a folded seat's stroke."""
     to_act = {int(s) for s in view.get("to_act") or []}
     for seat in layout.seats:
         label = layout.labels[seat]
@@ -483,45 +670,41 @@ def draw_race_board(
             )
         if seat == view.get("dealer"):
             a = layout.angle(layout.start_field(seat) + 0.5)
+            size = legible(layout.pawn_radius * 0.9, layout.width)
+            r = max(layout.pawn_radius * 0.7, size * 0.62)
             chip = (
-                label[0] - 1.9 * layout.pawn_radius * math.sin(a),
-                label[1] + 1.9 * layout.pawn_radius * math.cos(a),
+                label[0] - (layout.pawn_radius + r + 6) * math.sin(a),
+                label[1] + (layout.pawn_radius + r + 6) * math.cos(a),
             )
-            _circle(draw, chip, layout.pawn_radius * 0.7, fill=WHITE, outline=INK, width=2)
-            draw_centered_text(
-                draw, (chip[0], chip[1] + 1), "D", round(layout.pawn_radius * 0.9), INK
-            )
+            _circle(draw, chip, r, fill=WHITE, outline=INK, width=2)
+            draw_centered_text(draw, (chip[0], chip[1] + 1), "D", size, INK)
         if seat in {int(s) for s in view.get("folded") or []}:
             draw.line(
                 (label[0] - 20, label[1] + 20, label[0] + 20, label[1] - 20), fill=GREY, width=6
             )
-    for tip, tail, size, colour in _draw_last_move(draw, layout, move, view):
-        _arrow_head(draw, tip, tail, size, colour)
-    for location, (seat, guarded) in pawn_slots(view).items():
-        try:
-            point = layout.point(location)
-        except (KeyError, ValueError, IndexError):
-            continue
-        _draw_pawn(draw, layout, point, seat, guarded)
-    _draw_captures(draw, layout, move)
+
+
+def _draw_badges(
+    draw: ImageDraw.ImageDraw,
+    layout: RaceLayout,
+    view: Mapping[str, Any],
+    highlight: Sequence[str] | None,
+) -> None:
+    """The "7" badge of pawns already moved in a 7 being split, and the highlight rings."""
     seven = view.get("seven") or {}
     for location in seven.get("moved") or ():
-        # Pawns that already stepped in a 7 being split carry a small "7" badge.
         try:
             x, y = layout.point(str(location))
         except (KeyError, ValueError, IndexError):
             continue
+        size = legible(layout.pawn_radius * 0.7, layout.width)
+        r = max(layout.pawn_radius * 0.5, size * 0.62)
         badge = (x + layout.pawn_radius * 0.8, y - layout.pawn_radius * 0.8)
-        _circle(draw, badge, layout.pawn_radius * 0.5, fill=WHITE, outline=INK, width=2)
-        draw_centered_text(
-            draw, (badge[0], badge[1] + 1), "7", round(layout.pawn_radius * 0.7), INK
-        )
+        _circle(draw, badge, r, fill=WHITE, outline=INK, width=2)
+        draw_centered_text(draw, (badge[0], badge[1] + 1), "7", size, INK)
     for location in highlight or ():
         try:
             point = layout.point(str(location))
         except (KeyError, ValueError, IndexError):
             continue
         _circle(draw, point, layout.pawn_radius + 9, outline=HIGHLIGHT, width=5)
-    _draw_centre(draw, layout, view, names, move, locale)
-    _draw_strip(draw, layout, view, names, locale)
-    return image

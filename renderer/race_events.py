@@ -62,11 +62,16 @@ def _int_or_none(value: Any) -> int | None:
 
 
 def last_move(
-    events: Iterable[Mapping[str, Any]], *, locale: str = "en", game: str = "tock"
+    events: Iterable[Mapping[str, Any]],
+    *,
+    locale: str = "en",
+    game: str = "tock",
+    names: Mapping[int, str] | None = None,
 ) -> LastMove:
     """Collect the drawable parts of the last action from ``view["events"]``.
 
-    ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`).
+    ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`,
+    which also gets the players' ``names`` by seat).
 
     The engines report a card play as a ``play`` event (card and notation) followed by
     ``move`` (with the exact ``path``), ``bring_out``, ``swap`` and ``capture`` events. When
@@ -83,7 +88,7 @@ def last_move(
         data = event.get("data") or {}
         seat = _int_or_none(event.get("seat"))
         if event.get("text") and kind not in ("deal", "shuffle", "dealer"):
-            texts.append((kind, event_text(event, locale, game=game)))
+            texts.append((kind, event_text(event, locale, game=game, names=names)))
         if kind == "capture":
             at = _capture_location(data)
             if at is not None:

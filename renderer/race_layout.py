@@ -16,13 +16,15 @@ from typing import Any
 
 Point = tuple[float, float]
 
-#: Height of the seat strip below the square board.
-STRIP_ROW_HEIGHT = 78
+#: How far along the ring (in fields) the home lane's first slot lies past the branch field,
+#: so that the lane visibly forks off the ring instead of continuing a line of ring fields.
+LANE_FORK = 0.6
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class RaceLayout:
-    """Pixel positions of every location of one board arrangement."""
+    """Pixel positions of every location of one board arrangement (a ``width`` square; the
+    caption and the seat panels below it are laid out per image)."""
 
     game: str
     ring_size: int
@@ -30,8 +32,6 @@ class RaceLayout:
     seats: tuple[int, ...]
     bottom_seat: int
     width: int
-    board_height: int
-    height: int
     centre: Point
     radius: float
     field_radius: float
@@ -40,7 +40,6 @@ class RaceLayout:
     homes: Mapping[int, tuple[Point, ...]]
     kennels: Mapping[int, tuple[Point, ...]]
     labels: Mapping[int, Point]
-    strip_columns: int
 
     @property
     def key(self) -> tuple[str, int, int, tuple[int, ...], int]:
@@ -134,7 +133,9 @@ def _layout(game: str, ring: int, per_seat: int, seats: tuple[int, ...], bottom:
     for seat in seats:
         start = per_seat * seat
         branch = (start - 2) % ring if game == "tock" else start
-        homes[seat] = tuple(polar(branch, radius - lane_step * k) for k in range(1, 5))
+        homes[seat] = tuple(
+            polar(branch + LANE_FORK, radius - lane_step * (k + 0.1)) for k in range(1, 5)
+        )
         # The kennel sits inside the ring just clockwise of the start field, away from the
         # home lane (which leaves from the branch field at or before the start field).
         offset = 3.2 if game == "tock" else 3.6
@@ -153,15 +154,9 @@ def _layout(game: str, ring: int, per_seat: int, seats: tuple[int, ...], bottom:
             )
         kennels[seat] = tuple(slots)
         labels[seat] = polar(start + 0.5, radius + pawn_radius + width * 0.035)
-    columns = 2 if len(seats) <= 4 else 3
-    rows = math.ceil(len(seats) / columns)
-    board_height = width
-    height = board_height + rows * STRIP_ROW_HEIGHT + 12
     return RaceLayout(
         **half,  # type: ignore[arg-type]
         width=width,
-        board_height=board_height,
-        height=height,
         centre=centre,
         radius=radius,
         field_radius=field_radius,
@@ -170,7 +165,6 @@ def _layout(game: str, ring: int, per_seat: int, seats: tuple[int, ...], bottom:
         homes=homes,
         kennels=kennels,
         labels=labels,
-        strip_columns=columns,
     )
 
 

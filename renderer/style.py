@@ -8,6 +8,7 @@ is never the only cue.
 from __future__ import annotations
 
 import io
+import math
 from functools import lru_cache
 from pathlib import Path
 
@@ -49,6 +50,24 @@ GREY: RGB = (150, 150, 150)
 LIGHT_GREY: RGB = (215, 212, 205)
 WHITE: RGB = (255, 255, 255)
 HIGHLIGHT: RGB = (230, 0, 126)
+
+
+#: Discord shows an image about this wide on a phone (px); every text must stay readable there.
+PHONE_WIDTH = 400
+#: The smallest text allowed at :data:`PHONE_WIDTH`: the font size (em height, px) of every
+#: label, caption and pawn or figure letter once the image is scaled to 400 px wide.
+MIN_PHONE_TEXT = 9
+
+
+def min_text(width: float) -> int:
+    """The smallest font size that stays :data:`MIN_PHONE_TEXT` px tall in an image ``width``
+    px wide shown :data:`PHONE_WIDTH` px wide (never below that size for narrow images)."""
+    return max(MIN_PHONE_TEXT, math.ceil(MIN_PHONE_TEXT * width / PHONE_WIDTH - 1e-9))
+
+
+def legible(size: float, width: float) -> int:
+    """``size`` rounded, raised to :func:`min_text` of an image ``width`` px wide."""
+    return max(round(size), min_text(width))
 
 
 def seat_colour(seat: int, game: str = "tock") -> RGB:
@@ -131,9 +150,83 @@ def draw_centered_text(
     )
 
 
+#: The winner's panel.
+WINNER_FILL: RGB = (255, 236, 160)
+
+
+def draw_seat_box(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    colour: RGB,
+    *,
+    acting: bool,
+    won: bool,
+) -> None:
+    """A seat's panel: gold with a bold frame for a winner, tinted in the seat's colour with a
+    bold frame while it is to act, else white with a light frame."""
+    fill = WINNER_FILL if won else tint(colour, 0.82) if acting else WHITE
+    draw.rounded_rectangle(
+        box,
+        radius=10,
+        fill=fill,
+        outline=INK if acting or won else LIGHT_GREY,
+        width=5 if acting or won else 2,
+    )
+
+
+def draw_seat_chip(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    r: float,
+    colour: RGB,
+    letter: str,
+    size: int,
+) -> None:
+    """A seat's colour disc with its letter (``size`` px) on it."""
+    x, y = centre
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
+    draw_centered_text(draw, (x, y + 1), letter, size, text_colour_on(colour))
+
+
 def text_width(text: str, size: int) -> float:
     """Width in px of ``text`` at ``size``."""
     return font(size).getlength(text)
+
+
+def wrap_text(text: str, size: int, max_width: float) -> list[str]:
+    """``text`` broken into lines at spaces so that each fits ``max_width`` at ``size``.
+
+    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own.
+    """
+    lines: list[str] = []
+    current = ""
+    for word in clean_text(text).split():
+        candidate = f"{current} {word}".strip()
+        if current and text_width(candidate, size) > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        lines.append(current)
+    return lines
+
+
+def draw_paragraph(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    max_width: float,
+    fill: RGB = INK,
+    spacing: float = 1.25,
+) -> float:
+    """Draw ``text`` wrapped to ``max_width`` from its top-left ``xy``; returns the y below."""
+    x, y = xy
+    for line in wrap_text(text, size, max_width):
+        draw.text((x, y), line, font=font(size), fill=fill)
+        y += size * spacing
+    return y
 
 
 def fit_text(text: str, size: int, max_width: float) -> str:

@@ -302,8 +302,13 @@ class Publisher:
                     update.view, placements, names=names, filename=filename, locale=locale
                 )
             if image is None:
+                # /table board asks for the board again: the whole map, not the window.
                 image = await self.renderer.board(
-                    update.view, names, filename=filename, locale=locale
+                    update.view,
+                    names,
+                    filename=filename,
+                    locale=locale,
+                    whole=update.kind == "board",
                 )
             if image is not None:
                 files.append(image)

@@ -45,12 +45,19 @@ class Renderer:
         names: Sequence[str],
         filename: str = "board.png",
         locale: str = "en",
+        *,
+        whole: bool = False,
     ) -> discord.File | None:
-        """The board image of ``view`` as an attachment, or None."""
+        """The board image of ``view`` as an attachment, or None.
+
+        ``whole``: the whole Carcassonne map (``/table board``) instead of the window around
+        the latest tile that a move's board shows.
+        """
         if self.render_board is None:
             return None
+        extra: dict[str, Any] = {"whole": True} if whole else {}
         return await _to_file(
-            filename, self.render_board, view, names=list(names), **_locale(locale)
+            filename, self.render_board, view, names=list(names), **_locale(locale), **extra
         )
 
     async def hand(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from renderer.carcassonne.tiles import (
     WALL,
     draw_goods,
     segment_spot,
+    symbol_spots,
     tile_image,
 )
 from renderer.style import (
@@ -29,13 +31,20 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
+    WINNER_FILL,
     draw_centered_text,
+    draw_paragraph,
+    draw_seat_box,
+    draw_seat_chip,
     fit_text,
     fixed_palette,
     font,
+    legible,
     seat_colour_name,
     text_colour_on,
+    text_width,
     tint,
+    wrap_text,
 )
 from renderer.style import seat_colour as _seat_colour
 from renderer.style import seat_letter as _seat_letter
@@ -53,16 +62,21 @@ def seat_letter(seat: int) -> str:
 
 Cell = tuple[int, int]
 
-#: Most cells drawn across or down; larger boards are cropped around the action.
-MAX_CELLS = 27
-#: Pixel budget of the board area (tiles shrink to fit, down to ``MIN_TILE``).
+#: The posted board of a large map: a window of this many cells around the latest placement,
+#: at ``WINDOW_TILE`` px a cell, so that every figure letter stays 9 px tall on a phone.
+WINDOW_COLUMNS = 10
+WINDOW_ROWS = 8
+WINDOW_TILE = 88
+#: Pixel budget of the board area of a whole map (tiles shrink to fit, down to ``MIN_TILE``).
 BOARD_BUDGET = (1040, 900)
 MIN_TILE = 34
 MAX_TILE = 96
-MARGIN_LEFT = 44
-MARGIN_TOP = 30
-ROW_HEIGHT = 56
-HEADER_HEIGHT = 70
+MARGIN_LEFT = 48
+MARGIN_TOP = 34
+ROW_HEIGHT = 60
+HEADER_HEIGHT = 76
+#: Largest size of the overview of the whole map, drawn in the header beside a window.
+OVERVIEW = (210, 120)
 EMPTY: RGB = (236, 232, 222)
 GRID: RGB = (222, 217, 205)
 
@@ -79,6 +93,7 @@ def carcassonne_palette() -> Image.Image:
         HIGHLIGHT,
         EMPTY,
         GRID,
+        WINNER_FILL,
         *TILE_COLOURS,
         *seats,
         *(tint(c, 0.8) for c in seats),
@@ -90,7 +105,11 @@ def carcassonne_palette() -> Image.Image:
 
 @dataclass(frozen=True, slots=True)
 class BoardLayout:
-    """Which cells are drawn and where: cell (x, y) has its top-left at ``cell_origin``."""
+    """Which cells are drawn and where: cell (x, y) has its top-left at ``cell_origin``.
+
+    ``bounds`` is the whole map with its free ring (min x, min y, columns, rows); when the
+    drawn cells are only a window of it, ``windowed`` is true and an overview is drawn.
+    """
 
     min_x: int
     min_y: int
@@ -99,6 +118,8 @@ class BoardLayout:
     tile: int
     left: int
     top: int
+    bounds: tuple[int, int, int, int] = (0, 0, 0, 0)
+    windowed: bool = False
 
     def cell_origin(self, cell: Cell) -> tuple[int, int]:
         """Top-left pixel of ``cell``."""
@@ -138,100 +159,268 @@ def board_cells(view: Mapping[str, Any]) -> dict[Cell, tuple[str, int]]:
     }
 
 
-def _window(lo: int, hi: int, focus: int, keep: tuple[int, int] | None = None) -> tuple[int, int]:
-    """A run of cells inside [lo, hi] that keeps ``focus`` central: (first cell, count).
+def _placed_in_order(view: Mapping[str, Any]) -> list[Cell]:
+    """The cells of the placed tiles in the order they were placed (the view's order)."""
+    return [(int(t["x"]), int(t["y"])) for t in view.get("board") or ()] or [(0, 0)]
 
-    At most ``MAX_CELLS`` long, unless the run [``keep[0]``, ``keep[1]``] must be shown
-    whole: then it is as long as that run needs.
-    """
-    size = MAX_CELLS if keep is None else max(MAX_CELLS, keep[1] - keep[0] + 1)
+
+def _follow(start: int | None, focus: int, lo: int, hi: int, size: int) -> int:
+    """First cell of a run of ``size`` cells inside [lo, hi] that shows ``focus`` and its
+    neighbours, moved as little as possible from ``start`` (the previous window)."""
     if hi - lo + 1 <= size:
+        return lo
+    if start is None:
+        start = focus - size // 2
+    start = min(start, focus - 1)
+    start = max(start, focus + 1 - size + 1)
+    return max(lo, min(start, hi - size + 1))
+
+
+def stable_window(cells: Sequence[Cell], columns: int, rows: int) -> tuple[int, int, int, int]:
+    """The window (min x, min y, columns, rows) the posted board shows after ``cells`` were
+    placed in this order.
+
+    The window is replayed placement by placement: it stays where it was while the newest
+    tile and its neighbours are inside it, and otherwise moves just far enough to show them,
+    so that from one move to the next it moves as little as possible. The renderer keeps no
+    state: the view's placement order is enough to replay it.
+    """
+    lo_x = hi_x = lo_y = hi_y = 0
+    x0: int | None = None
+    y0: int | None = None
+    for index, (x, y) in enumerate(cells):
+        if index == 0:
+            lo_x, hi_x, lo_y, hi_y = x - 1, x + 1, y - 1, y + 1
+        lo_x, hi_x = min(lo_x, x - 1), max(hi_x, x + 1)
+        lo_y, hi_y = min(lo_y, y - 1), max(hi_y, y + 1)
+        x0 = _follow(x0, x, lo_x, hi_x, columns)
+        y0 = _follow(y0, y, lo_y, hi_y, rows)
+    assert x0 is not None
+    assert y0 is not None
+    return x0, y0, min(columns, hi_x - lo_x + 1), min(rows, hi_y - lo_y + 1)
+
+
+def _span(lo: int, hi: int, keep: tuple[int, int], size: int) -> tuple[int, int]:
+    """A run of cells inside [lo, hi]: all of it up to ``size`` long, else centred on
+    ``keep``, which is always shown whole."""
+    if hi - lo + 1 <= max(size, keep[1] - keep[0] + 1):
         return lo, hi - lo + 1
-    start = min(max(lo, focus - size // 2), hi - size + 1)
-    if keep is not None:
-        start = max(min(start, keep[0]), keep[1] - size + 1)
+    size = max(size, keep[1] - keep[0] + 1)
+    start = min(max(lo, (keep[0] + keep[1]) // 2 - size // 2), hi - size + 1)
+    start = max(min(start, keep[0]), keep[1] - size + 1)
     return start, size
 
 
-def plan_layout(view: Mapping[str, Any], extra: Iterable[Cell] = ()) -> BoardLayout:
-    """Cells to draw (all tiles plus a free ring around them, and ``extra``) and tile size.
+#: Most cells drawn across or down in the whole map of an enormous game.
+MAX_CELLS = 27
 
-    Boards larger than ``MAX_CELLS`` are cropped around the last placed tile, or around the
-    extra cells (the legal placements), so the action always stays readable. Extra cells
-    are never cropped away: every numbered placement must be on the image, since the cell
-    select lists them all; a wider spread only makes the image wider.
+
+def plan_layout(
+    view: Mapping[str, Any], extra: Iterable[Cell] = (), *, whole: bool = False
+) -> BoardLayout:
+    """Cells to draw and the tile size.
+
+    The posted board of a map larger than ``WINDOW_COLUMNS`` × ``WINDOW_ROWS`` shows the
+    :func:`stable_window` around the latest placement at ``WINDOW_TILE`` px. ``whole`` (and a
+    finished game) draws the whole map with its free ring, tiles shrunk to fit; ``extra``
+    cells (the legal placements) are never cropped away, since the cell select lists them.
     """
     cells = list(board_cells(view)) or [(0, 0)]
     extra = list(extra)
     xs = [c[0] for c in cells + extra]
     ys = [c[1] for c in cells + extra]
     lo_x, hi_x, lo_y, hi_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
-    keep_x: tuple[int, int] | None = None
-    keep_y: tuple[int, int] | None = None
+    bounds = (lo_x, lo_y, hi_x - lo_x + 1, hi_y - lo_y + 1)
+    fits = bounds[2] <= WINDOW_COLUMNS and bounds[3] <= WINDOW_ROWS
+    if not extra and not whole and not view.get("finished") and not fits:
+        x0, y0, columns, rows = stable_window(_placed_in_order(view), WINDOW_COLUMNS, WINDOW_ROWS)
+        return BoardLayout(
+            x0, y0, columns, rows, WINDOW_TILE, MARGIN_LEFT, MARGIN_TOP, bounds, windowed=True
+        )
     if extra:
-        # The extra cells with the free ring around them.
         keep_x = (min(c[0] for c in extra) - 1, max(c[0] for c in extra) + 1)
         keep_y = (min(c[1] for c in extra) - 1, max(c[1] for c in extra) + 1)
-        fx, fy = sum(keep_x) // 2, sum(keep_y) // 2
     else:
-        last = (view.get("board") or [{"x": 0, "y": 0}])[-1]
-        fx, fy = int(last["x"]), int(last["y"])
-    min_x, columns = _window(lo_x, hi_x, fx, keep_x)
-    min_y, rows = _window(lo_y, hi_y, fy, keep_y)
+        keep_x, keep_y = (lo_x, lo_x), (lo_y, lo_y)
+    min_x, columns = _span(lo_x, hi_x, keep_x, bounds[2] if not extra else MAX_CELLS)
+    min_y, rows = _span(lo_y, hi_y, keep_y, bounds[3] if not extra else MAX_CELLS)
     tile = min(BOARD_BUDGET[0] // columns, BOARD_BUDGET[1] // rows, MAX_TILE)
     tile = max(MIN_TILE, tile)
-    return BoardLayout(min_x, min_y, columns, rows, tile, MARGIN_LEFT, MARGIN_TOP)
+    return BoardLayout(min_x, min_y, columns, rows, tile, MARGIN_LEFT, MARGIN_TOP, bounds)
 
 
-def figure_radius(tile: int) -> float:
-    """Radius of a follower on tiles of ``tile`` px; the other kinds scale from it."""
-    return max(9.0, tile * 0.17)
-
-
-def figure_body_offset(kind: str, tile: int) -> float:
-    """How far below a figure's centre its body colour shows (clear of the letter)."""
-    r = figure_radius(tile)
-    return {"big": 1.0 * r, "pig": 0.7 * r, "builder": 0.8 * r}.get(kind, 0.75 * r)
+def letter_size(tile: int, image_width: int) -> int:
+    """Font size of the seat letter on figures: a quarter of a tile, and never smaller than
+    the phone rule allows for an image ``image_width`` px wide."""
+    return legible(tile * 0.25, image_width)
 
 
 def draw_figure(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str, seat: int, tile: int
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    kind: str,
+    seat: int,
+    letter: int,
+    *,
+    colour: RGB | None = None,
 ) -> None:
-    """A figure in its player's colour with the player's letter; the shape tells the kind.
+    """A figure in its player's colour with the player's letter (``letter`` px); the
+    silhouette tells the kind.
 
-    follower: disc; big follower: large disc with a double ring; builder: square;
-    pig: wide oval with ears.
+    follower: a standing meeple; farmer: a meeple lying on its back; monk: a hooded robe;
+    big: a larger meeple with a white and black double outline; builder: a house-shaped
+    figure; pig: a pig with ears, snout and legs. ``colour`` overrides the seat colour (the
+    greyed figures of an empty supply).
     """
     x, y = centre
-    colour = seat_colour(seat)
-    letter_colour = text_colour_on(colour)
-    r = figure_radius(tile)
-    if kind == "big":
-        R = r * 1.4
-        draw.ellipse((x - R - 3, y - R - 3, x + R + 3, y + R + 3), fill=INK)
-        draw.ellipse((x - R, y - R, x + R, y + R), fill=WHITE)
-        draw.ellipse((x - R + 3, y - R + 3, x + R - 3, y + R - 3), fill=colour)
-        draw_centered_text(draw, (x, y + 1), seat_letter(seat), round(R * 1.2), letter_colour)
-    elif kind == "builder":
-        h = r * 1.05
-        draw.rectangle((x - h, y - h, x + h, y + h), fill=colour, outline=INK, width=2)
-        draw.polygon(
-            ((x - h - 2, y - h), (x, y - h * 1.8), (x + h + 2, y - h)), fill=colour, outline=INK
+    fill = seat_colour(seat) if colour is None else colour
+    ink = text_colour_on(fill)
+    s = letter / 1.15
+    outline = max(2, round(letter / 10))
+
+    def poly(points: Sequence[tuple[float, float]], scale: float = 1.0) -> list[Point]:
+        return [(x + px * s * scale, y + py * s * scale) for px, py in points]
+
+    if kind in ("follower", "big"):
+        scale = 1.08 if kind == "big" else 1.0
+        if kind == "big":
+            # The big follower's double outline: white halo, then black.
+            _meeple(draw, x, y, s * scale * 1.22, INK, INK, 0)
+            _meeple(draw, x, y, s * scale * 1.11, WHITE, WHITE, 0)
+        _meeple(draw, x, y, s * scale, fill, INK, outline)
+        draw_centered_text(draw, (x, y + 0.18 * s * scale + 1), seat_letter(seat), letter, ink)
+    elif kind == "farmer":
+        # Lying on its back: head to the left, feet to the right, a wide body for the letter.
+        hr = 0.4 * s
+        draw.ellipse(
+            (x - 1.45 * s, y - hr, x - 1.45 * s + 2 * hr, y + hr),
+            fill=fill,
+            outline=INK,
+            width=outline,
         )
-        draw_centered_text(draw, (x, y + 1), seat_letter(seat), round(h * 1.3), letter_colour)
+        for dy in (-0.32, 0.32):
+            draw.rounded_rectangle(
+                (x + 0.6 * s, y + dy * s - 0.2 * s, x + 1.35 * s, y + dy * s + 0.2 * s),
+                radius=0.2 * s,
+                fill=fill,
+                outline=INK,
+                width=outline,
+            )
+        draw.rounded_rectangle(
+            (x - 0.75 * s, y - 0.62 * s, x + 0.8 * s, y + 0.62 * s),
+            radius=0.45 * s,
+            fill=fill,
+            outline=INK,
+            width=outline,
+        )
+        draw_centered_text(draw, (x + 0.02 * s, y + 1), seat_letter(seat), letter, ink)
+    elif kind == "monk":
+        draw.polygon(poly(_ROBE), fill=fill, outline=INK, width=outline)
+        hr = 0.42 * s
+        draw.ellipse(
+            (x - hr, y - 0.72 * s - hr, x + hr, y - 0.72 * s + hr),
+            fill=fill,
+            outline=INK,
+            width=outline,
+        )
+        draw.ellipse(
+            (x - hr * 0.5, y - 0.68 * s - hr * 0.5, x + hr * 0.5, y - 0.68 * s + hr * 0.5),
+            fill=INK,
+        )
+        draw_centered_text(draw, (x, y + 0.3 * s + 1), seat_letter(seat), letter, ink)
+    elif kind == "builder":
+        draw.polygon(poly(_HOUSE), fill=fill, outline=INK, width=outline)
+        draw_centered_text(draw, (x, y + 0.2 * s + 1), seat_letter(seat), letter, ink)
     elif kind == "pig":
-        w, h = r * 1.45, r * 0.95
-        for ex in (-0.55, 0.55):
+        w, h = 1.05 * s, 0.72 * s
+        for leg in (-0.6, -0.2, 0.25, 0.65):
+            draw.rectangle(
+                (x + leg * w - 0.1 * s, y + h * 0.6, x + leg * w + 0.1 * s, y + h * 1.25),
+                fill=INK,
+            )
+        for ex in (-0.45, 0.35):
             draw.polygon(
-                ((x + ex * w - 4, y - h + 2), (x + ex * w, y - h - 6), (x + ex * w + 4, y - h + 2)),
-                fill=colour,
+                poly([(ex - 0.18, -0.55), (ex, -0.95), (ex + 0.18, -0.55)]),
+                fill=fill,
                 outline=INK,
             )
-        draw.ellipse((x - w, y - h, x + w, y + h), fill=colour, outline=INK, width=2)
-        draw_centered_text(draw, (x, y + 1), seat_letter(seat), round(h * 1.5), letter_colour)
+        draw.ellipse((x - w, y - h, x + w, y + h), fill=fill, outline=INK, width=outline)
+        draw.ellipse(
+            (x + w - 0.15 * s, y - 0.25 * s, x + w + 0.25 * s, y + 0.2 * s),
+            fill=fill,
+            outline=INK,
+            width=outline,
+        )
+        draw_centered_text(draw, (x - 0.05 * s, y + 1), seat_letter(seat), letter, ink)
     else:
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-        draw_centered_text(draw, (x, y + 1), seat_letter(seat), round(r * 1.3), letter_colour)
+        r = 0.9 * s
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=outline)
+        draw_centered_text(draw, (x, y + 1), seat_letter(seat), letter, ink)
+
+
+Point = tuple[float, float]
+
+#: Figure outlines in units of the letter size (y grows down; the letter sits in the body).
+_MEEPLE: tuple[Point, ...] = (
+    (-0.32, -0.42),
+    (0.32, -0.42),
+    (1.0, -0.12),
+    (1.02, 0.24),
+    (0.5, 0.26),
+    (0.82, 1.0),
+    (0.14, 1.0),
+    (0.0, 0.78),
+    (-0.14, 1.0),
+    (-0.82, 1.0),
+    (-0.5, 0.26),
+    (-1.02, 0.24),
+    (-1.0, -0.12),
+)
+_ROBE: tuple[Point, ...] = ((-0.42, -0.45), (0.42, -0.45), (0.95, 1.0), (-0.95, 1.0))
+_HOUSE: tuple[Point, ...] = (
+    (0.0, -1.0),
+    (0.95, -0.25),
+    (0.8, -0.25),
+    (0.8, 0.95),
+    (-0.8, 0.95),
+    (-0.8, -0.25),
+    (-0.95, -0.25),
+)
+
+
+def _meeple(
+    draw: ImageDraw.ImageDraw, x: float, y: float, s: float, fill: RGB, ink: RGB, width: int
+) -> None:
+    """The standing follower: round head, arms out, legs apart (``s``: the size unit)."""
+    hr, hy = 0.36 * s, y - 0.72 * s
+    draw.ellipse((x - hr, hy - hr, x + hr, hy + hr), fill=fill, outline=ink, width=width)
+    draw.polygon(
+        [(x + px * s, y + py * s) for px, py in _MEEPLE], fill=fill, outline=ink, width=width
+    )
+
+
+def figure_body_offset(kind: str, letter: int) -> tuple[float, float]:
+    """A point of a figure's body clear of its letter, relative to its centre (for tests and
+    image maps): where its colour shows."""
+    s = letter / 1.15
+    return {
+        "farmer": (1.0 * s, -0.32 * s),
+        "pig": (-0.75 * s, 0.0),
+        "monk": (-0.6 * s, 0.85 * s),
+        "builder": (-0.6 * s, 0.8 * s),
+    }.get(kind, (-0.45 * s, 0.8 * s))
+
+
+def figure_kind(figure: Mapping[str, Any]) -> str:
+    """The silhouette of a figure in a view: ``follower`` becomes ``farmer`` on a field and
+    ``monk`` on a monastery, as players call them."""
+    kind = str(figure.get("kind", "follower"))
+    segment = str(figure.get("segment", ""))
+    if kind == "follower" and segment.startswith("field"):
+        return "farmer"
+    if kind == "follower" and segment == "monastery":
+        return "monk"
+    return kind
 
 
 def player_name(
@@ -255,7 +444,11 @@ def draw_board_area(
     override: Mapping[Cell, tuple[str, int]] | None = None,
     figures: bool = True,
 ) -> None:
-    """Tiles, coordinates, last-tile marks and figures of the view onto ``image``."""
+    """Tiles, coordinates, the latest-tile mark and figures of the view onto ``image``.
+
+    Text sizes follow the phone rule for the width of ``image``: create it at its final
+    width before drawing.
+    """
     draw = ImageDraw.Draw(image)
     t = layout.tile
     x0, y0 = layout.cell_origin((layout.min_x, layout.min_y))
@@ -264,8 +457,9 @@ def draw_board_area(
         draw.line((x0 + col * t, y0, x0 + col * t, y0 + layout.rows * t), fill=GRID)
     for row in range(layout.rows + 1):
         draw.line((x0, y0 + row * t, x0 + layout.columns * t, y0 + row * t), fill=GRID)
-    label_size = max(12, min(18, round(t * 0.3)))
-    step = 1 if t >= 40 else 2
+    label_size = legible(min(18, t * 0.3), image.width)
+    # Every coordinate while it fits its cell, else every second one.
+    step = 1 if t >= label_size * 2.1 else 2
     for col in range(layout.columns):
         x = layout.min_x + col
         if x % step == 0:
@@ -292,41 +486,130 @@ def draw_board_area(
     for cell, (tile_id, rot) in cells.items():
         if layout.contains(cell):
             image.paste(tile_image(tile_id, rot, t), layout.cell_origin(cell))
-    marks = view.get("last_tiles") or {}
-    for seat_text, cell in sorted(marks.items()):
-        seat = int(seat_text)
-        c = (int(cell[0]), int(cell[1]))
-        if not layout.contains(c):
-            continue
-        cx, cy = layout.cell_origin(c)
-        w = max(3, t // 14)
-        draw.rectangle((cx + 1, cy + 1, cx + t - 2, cy + t - 2), outline=seat_colour(seat), width=w)
-        tag = max(9, t // 5)
-        draw.rectangle(
-            (cx, cy, cx + tag * 1.6, cy + tag * 1.6), fill=seat_colour(seat), outline=INK
-        )
-        draw_centered_text(
-            draw,
-            (cx + tag * 0.8, cy + tag * 0.8 + 1),
-            seat_letter(seat),
-            round(tag * 1.2),
-            text_colour_on(seat_colour(seat)),
-        )
+    placed = [fig for fig in view.get("figures") or () if (int(fig["x"]), int(fig["y"])) in cells]
+    _draw_last_tiles(draw, layout, view, cells, placed, image.width)
     if figures:
-        for fig in view.get("figures") or ():
+        letter = letter_size(t, image.width)
+        for fig in placed:
             cell = (int(fig["x"]), int(fig["y"]))
-            if not layout.contains(cell) or cell not in cells:
+            if not layout.contains(cell):
                 continue
-            tile_id, rot = cells[cell]
-            sx, sy = segment_spot(tile_id, rot, str(fig.get("segment", "")))
+            sx, sy = figure_spot(cells[cell], fig)
             ox, oy = layout.cell_origin(cell)
             draw_figure(
-                draw,
-                (ox + sx * t, oy + sy * t),
-                str(fig.get("kind", "follower")),
-                int(fig["player"]),
-                t,
+                draw, (ox + sx * t, oy + sy * t), figure_kind(fig), int(fig["player"]), letter
             )
+
+
+def figure_spot(tile: tuple[str, int], figure: Mapping[str, Any]) -> tuple[float, float]:
+    """Where ``figure`` stands on ``tile`` (id, rot), in tile units."""
+    return segment_spot(tile[0], tile[1], str(figure.get("segment", "")))
+
+
+def _draw_last_tiles(
+    draw: ImageDraw.ImageDraw,
+    layout: BoardLayout,
+    view: Mapping[str, Any],
+    cells: Mapping[Cell, tuple[str, int]],
+    figures: Sequence[Mapping[str, Any]],
+    image_width: int,
+) -> None:
+    """The latest tile in a bold black-colour-black frame with its player's badge; the other
+    players' last tiles with a thin line in their colour only."""
+    t = layout.tile
+    order = _placed_in_order(view)
+    latest = order[-1] if view.get("board") else None
+    marks = {(int(c[0]), int(c[1])): int(s) for s, c in (view.get("last_tiles") or {}).items()}
+    for cell, seat in sorted(marks.items()):
+        if cell == latest or not layout.contains(cell):
+            continue
+        ox, oy = layout.cell_origin(cell)
+        w = max(2, t // 30)
+        draw.rectangle(
+            (ox + w, oy + w, ox + t - 1 - w, oy + t - 1 - w), outline=seat_colour(seat), width=w
+        )
+    if latest is None or not layout.contains(latest):
+        return
+    owner = marks.get(latest)
+    colour = seat_colour(owner) if owner is not None else INK
+    ox, oy = layout.cell_origin(latest)
+    w = max(4, t // 14)
+    draw.rectangle((ox - 2, oy - 2, ox + t + 1, oy + t + 1), outline=INK, width=2)
+    draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), outline=colour, width=w)
+    draw.rectangle((ox + w, oy + w, ox + t - 1 - w, oy + t - 1 - w), outline=INK, width=1)
+    if owner is None:
+        return
+    # The owner badge goes to the corner farthest from the tile's figures, so none hides it.
+    spots = [
+        figure_spot(cells[latest], fig)
+        for fig in figures
+        if (int(fig["x"]), int(fig["y"])) == latest
+    ]
+    spots += symbol_spots(*cells[latest])
+    corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+    corner = max(corners, key=lambda c: min((math.dist(c, p) for p in spots), default=9))
+    size = legible(t * 0.22, image_width)
+    half = size * 0.62
+    bx = ox + (half + w if corner[0] == 0 else t - half - w)
+    by = oy + (half + w if corner[1] == 0 else t - half - w)
+    draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
+    draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
+
+
+def draw_overview(
+    image: Image.Image, box: tuple[int, int, int, int], layout: BoardLayout, view: Mapping[str, Any]
+) -> None:
+    """The whole map in small inside ``box``, the window of the board framed in magenta and
+    the latest tile dotted, so a player sees where the window lies."""
+    lo_x, lo_y, columns, rows = layout.bounds
+    cell = max(2, min((box[2] - box[0]) // columns, (box[3] - box[1]) // rows, 12))
+    left = box[2] - cell * columns
+    top = box[1]
+    draw = ImageDraw.Draw(image)
+    draw.rectangle(
+        (left - 2, top - 2, left + cell * columns + 1, top + cell * rows + 1), fill=EMPTY
+    )
+    for (x, y), (tile_id, rot) in board_cells(view).items():
+        image.paste(
+            tile_image(tile_id, rot, cell), (left + (x - lo_x) * cell, top + (y - lo_y) * cell)
+        )
+    wx = left + (layout.min_x - lo_x) * cell
+    wy = top + (layout.min_y - lo_y) * cell
+    draw.rectangle(
+        (wx - 2, wy - 2, wx + layout.columns * cell + 1, wy + layout.rows * cell + 1),
+        outline=HIGHLIGHT,
+        width=3,
+    )
+    latest = _placed_in_order(view)[-1]
+    cx = left + (latest[0] - lo_x + 0.5) * cell
+    cy = top + (latest[1] - lo_y + 0.5) * cell
+    r = max(3, cell * 0.6)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=WHITE, outline=INK, width=2)
+    draw.rectangle(
+        (left - 2, top - 2, left + cell * columns + 1, top + cell * rows + 1), outline=INK
+    )
+
+
+def overview_size(layout: BoardLayout) -> tuple[int, int]:
+    """(width, height) the overview of ``layout`` takes (0, 0 without a window)."""
+    if not layout.windowed:
+        return (0, 0)
+    _, _, columns, rows = layout.bounds
+    cell = max(2, min(OVERVIEW[0] // columns, OVERVIEW[1] // rows, 12))
+    return (cell * columns + 4, cell * rows + 4)
+
+
+#: Half the width of each figure's silhouette, in letter sizes (see :func:`draw_figure`).
+_HALF_WIDTH = {"follower": 0.9, "big": 1.2, "builder": 0.85, "pig": 1.15}
+
+
+def _supply_kinds(supply: Mapping[str, int], options: Mapping[str, Any]) -> list[str]:
+    kinds = ["follower"]
+    if options.get("inns_cathedrals") == "full" or supply.get("big"):
+        kinds.append("big")
+    if options.get("traders_builders") == "full" or supply.get("builder") or supply.get("pig"):
+        kinds += ["builder", "pig"]
+    return kinds
 
 
 def _supply_icons(
@@ -336,142 +619,221 @@ def _supply_icons(
     seat: int,
     supply: Mapping[str, int],
     options: Mapping[str, Any],
+    size: int,
 ) -> float:
-    """Followers left and the special figures in supply; returns the x after them."""
-    draw_figure(draw, (x + 12, y), "follower", seat, 64)
-    draw.text(
-        (x + 26, y - 12),
-        f"×{int(supply.get('follower', 0))}".replace("×", "x"),
-        font=font(22),
-        fill=INK,
-    )
-    x += 74
-    specials = []
-    if options.get("inns_cathedrals") == "full" or supply.get("big"):
-        specials.append("big")
-    if options.get("traders_builders") == "full" or supply.get("builder") or supply.get("pig"):
-        specials += ["builder", "pig"]
-    for kind in specials:
-        have = int(supply.get(kind, 0)) > 0
-        if have:
-            draw_figure(draw, (x + 14, y), kind, seat, 56)
-        else:
-            draw.ellipse((x + 6, y - 8, x + 22, y + 8), outline=GREY, width=2)
-            draw.line((x + 6, y + 8, x + 22, y - 8), fill=GREY, width=2)
-        x += 40
+    """Every figure kind in the supply with how many are left ("×0" greyed when all are on
+    the board); returns the x after them."""
+    for kind in _supply_kinds(supply, options):
+        count = int(supply.get(kind, 0))
+        colour = None if count else LIGHT_GREY
+        half = _HALF_WIDTH[kind] * size
+        draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
+        draw.text(
+            (x + 2 * half + 3, y),
+            f"×{count}",
+            font=font(size),
+            fill=INK if count else GREY,
+            anchor="lm",
+        )
+        x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
 
 
-def draw_scoreboard(
+def draw_header(
+    image: Image.Image,
+    top: int,
+    view: Mapping[str, Any],
+    layout: BoardLayout | None,
+    locale: str = "en",
+    names: Sequence[str] | None = None,
+) -> None:
+    """The tile to place, tiles left and discards (at the end: the winners); beside a
+    windowed board, the overview."""
+    draw = ImageDraw.Draw(image)
+    width = image.width
+    current = view.get("current_tile")
+    overview = overview_size(layout) if layout is not None else (0, 0)
+    text_right = _text_right(width, overview)
+    if layout is not None and overview[0]:
+        draw_overview(
+            image,
+            (width - 12 - overview[0], top + 8, width - 12, top + 8 + overview[1]),
+            layout,
+            view,
+        )
+    x, paragraphs = _header_paragraphs(view, layout, width, locale)
+    if current:
+        preview = tile_image(str(current), 0, 56)
+        image.paste(preview, (12, top + 9))
+        draw.rectangle((11, top + 8, 68, top + 65), outline=INK, width=2)
+    y: float = top + 8
+    for text, size, colour in paragraphs:
+        y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
+    winners = _winners(view)
+    if winners:
+        who = " + ".join(player_name(view, seat, names, locale) for seat in winners)
+        big = _text_sizes(width)[0]
+        line = fit_text(t("img.winner", locale, names=who), big, text_right - x)
+        draw.text((x, y), line, font=font(big), fill=INK)
+
+
+def _winners(view: Mapping[str, Any]) -> list[int]:
+    """The winners' seats once the game is over (their names take one header line)."""
+    return [int(s) for s in view.get("winners") or []] if view.get("finished") else []
+
+
+def _header_paragraphs(
+    view: Mapping[str, Any], layout: BoardLayout | None, width: int, locale: str
+) -> tuple[int, list[tuple[str, int, RGB]]]:
+    """(left edge, the header's paragraphs as (text, size, colour))."""
+    big, small = _text_sizes(width)
+    current = view.get("current_tile")
+    if current:
+        label = "img.tile_just_placed" if view.get("phase") == "figure" else "img.tile_to_place"
+        title = t(label, locale, tile=current)
+    else:
+        title = t("img.game_over", locale) if view.get("finished") else ""
+    info = (
+        []
+        if view.get("finished")
+        else [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
+    )
+    discarded = view.get("discarded") or []
+    if discarded:
+        info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
+    if view.get("extra_turn"):
+        info.append(t("img.builder_turn", locale))
+    paragraphs = [(title, big, INK)]
+    if info:
+        paragraphs.append((" · ".join(info), small, INK))
+    if layout is not None and layout.windowed:
+        paragraphs.append((t("img.c.window_hint", locale), small, HIGHLIGHT))
+    return (80 if current else 12), paragraphs
+
+
+def _text_sizes(width: int) -> tuple[int, int]:
+    """(large, small) text sizes of the header and the rows in an image ``width`` px wide."""
+    return legible(23, width), legible(19, width)
+
+
+def draw_score_rows(
     image: Image.Image,
     top: int,
     view: Mapping[str, Any],
     names: Sequence[str] | None,
     locale: str = "en",
 ) -> None:
-    """Header (tile to place, tiles left, discards) and one row per player."""
+    """One row per player: letter, name (winner / to-play tag), score, supply, goods."""
     draw = ImageDraw.Draw(image)
     width = image.width
+    big, small = _text_sizes(width)
     seats = [int(s) for s in view.get("seats") or range(len(view.get("scores") or []))]
-    current = view.get("current_tile")
-    x: float = 12
-    if current:
-        preview = tile_image(str(current), 0, 52)
-        image.paste(preview, (12, top + 9))
-        draw.rectangle((x - 1, top + 8, x + 52, top + 61), outline=INK, width=2)
-        x += 64
-        phase = view.get("phase")
-        label = "img.tile_just_placed" if phase == "figure" else "img.tile_to_place"
-        draw.text(
-            (x, top + 10),
-            fit_text(t(label, locale, tile=current), 22, width - x - 12),
-            font=font(22),
-            fill=INK,
-        )
-    else:
-        draw.text(
-            (x, top + 10),
-            t("img.game_over", locale) if view.get("finished") else "",
-            font=font(22),
-            fill=INK,
-        )
-    info = [t("img.tiles_left", locale, count=view.get("tiles_left", 0))]
-    discarded = view.get("discarded") or []
-    if discarded:
-        info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
-    if view.get("extra_turn"):
-        info.append(t("img.builder_turn", locale))
-    draw.text(
-        (x, top + 38), fit_text(" · ".join(info), 18, width - x - 12), font=font(18), fill=INK
-    )
     to_act = {int(s) for s in view.get("to_act") or []}
     winners = {int(s) for s in view.get("winners") or []}
+    finished = bool(view.get("finished"))
     scores = view.get("scores") or []
     supplies = view.get("supply") or []
     goods = view.get("goods") or []
     options = view.get("options") or {}
-    show_goods = options.get("traders_builders") in ("tiles", "full") or any(
-        any(int(v) for v in g.values()) for g in goods
-    )
-    y0 = top + HEADER_HEIGHT
+    show_goods = _show_goods(view)
+    y0 = top
+    row = _row_height(width)
     for i, seat in enumerate(seats):
-        y = y0 + i * ROW_HEIGHT
-        acting = seat in to_act
-        box = (6, y + 3, width - 6, y + ROW_HEIGHT - 3)
-        draw.rounded_rectangle(
-            box,
-            radius=8,
-            fill=tint(seat_colour(seat), 0.8) if acting else WHITE,
-            outline=INK if acting else LIGHT_GREY,
-            width=4 if acting else 2,
-        )
+        y = y0 + i * row
+        acting = seat in to_act and not finished
+        won = finished and seat in winners
+        box = (6, y + 3, width - 6, y + row - 3)
+        draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
         cy = (box[1] + box[3]) / 2
-        draw.ellipse(
-            (box[0] + 8, cy - 19, box[0] + 46, cy + 19),
-            fill=seat_colour(seat),
-            outline=INK,
-            width=2,
+        chip = row * 0.36
+        draw_seat_chip(
+            draw,
+            (box[0] + 8 + chip, cy),
+            chip,
+            seat_colour(seat),
+            seat_letter(seat),
+            legible(24, width),
         )
-        draw_centered_text(
-            draw, (box[0] + 27, cy + 1), seat_letter(seat), 24, text_colour_on(seat_colour(seat))
+        name_x = box[0] + 16 + 2 * chip
+        score_x = box[0] + 360
+        tag = "img.c.winner" if won else "img.c.to_play" if acting else None
+        tag_text = t(tag, locale) if tag else ""
+        tag_width = text_width(tag_text, small) + 16 if tag else 0
+        name = fit_text(
+            player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        name = player_name(view, seat, names, locale)
-        if seat in winners:
-            name = t("img.winner_tag", locale, name=name)
-        if acting:
-            name = t("img.to_play_suffix", locale, name=name)
-        draw.text((box[0] + 56, cy - 13), fit_text(name, 22, 250), font=font(22), fill=INK)
+        draw.text((name_x, cy), name, font=font(big), fill=INK, anchor="lm")
+        if tag:
+            tx = name_x + text_width(name, big) + 8
+            draw.rounded_rectangle(
+                (tx, cy - small * 0.7, tx + tag_width - 4, cy + small * 0.7),
+                radius=small * 0.6,
+                fill=INK,
+            )
+            draw_centered_text(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE)
         score = scores[seat] if seat < len(scores) else 0
-        draw_centered_text(draw, (box[0] + 345, cy + 1), str(score), 30, INK)
-        x = box[0] + 395
+        draw_centered_text(draw, (score_x, cy + 1), str(score), legible(30, width), INK)
+        x: float = score_x + 40
         if seat < len(supplies):
-            x = _supply_icons(draw, x, cy, seat, supplies[seat], options)
+            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small)
         if show_goods and seat < len(goods):
-            x += 8
             for kind in ("wine", "grain", "cloth"):
-                draw_goods(draw, kind, x + 10, cy, 9)
+                draw_goods(draw, kind, x + 10, cy, 10)
                 draw.text(
-                    (x + 24, cy - 11), str(int(goods[seat].get(kind, 0))), font=font(20), fill=INK
+                    (x + 24, cy),
+                    str(int(goods[seat].get(kind, 0))),
+                    font=font(small),
+                    fill=INK,
+                    anchor="lm",
                 )
-                x += 52
+                x += 30 + text_width("00", small)
 
 
-def scoreboard_height(view: Mapping[str, Any]) -> int:
-    """Height of the header plus one row per player."""
+def _show_goods(view: Mapping[str, Any]) -> bool:
+    options = view.get("options") or {}
+    return options.get("traders_builders") in ("tiles", "full") or any(
+        any(int(v) for v in g.values()) for g in view.get("goods") or []
+    )
+
+
+def _row_height(width: int) -> int:
+    return max(ROW_HEIGHT, round(_text_sizes(width)[0] * 2.5))
+
+
+def _text_right(width: int, overview: tuple[int, int]) -> int:
+    return width - 12 - (overview[0] + 12 if overview[0] else 0)
+
+
+def header_height(
+    view: Mapping[str, Any], layout: BoardLayout | None, width: int, locale: str = "en"
+) -> int:
+    """Height of the header: its words, wrapped, or the overview if that is taller."""
+    overview = overview_size(layout) if layout is not None else (0, 0)
+    x, paragraphs = _header_paragraphs(view, layout, width, locale)
+    room = _text_right(width, overview) - x
+    text = sum(len(wrap_text(p, size, room)) * size * 1.25 for p, size, _ in paragraphs)
+    if _winners(view):
+        text += _text_sizes(width)[0] * 1.25
+    return max(HEADER_HEIGHT, round(text) + 20, overview[1] + 16)
+
+
+def rows_height(view: Mapping[str, Any], width: int) -> int:
+    """Height of the players' rows."""
     seats = view.get("seats") or range(len(view.get("scores") or []))
-    return HEADER_HEIGHT + ROW_HEIGHT * len(list(seats)) + 8
+    return _row_height(width) * len(list(seats)) + 8
 
 
 def scoreboard_width(view: Mapping[str, Any]) -> int:
-    """The narrowest width at which every scoreboard row fits."""
+    """The narrowest width at which every scoreboard row fits (at the phone-rule sizes of a
+    board about that wide)."""
     options = view.get("options") or {}
-    width = 395 + 74 + 20
-    if options.get("inns_cathedrals") == "full":
-        width += 40
-    if options.get("traders_builders") == "full":
-        width += 80
-    if options.get("traders_builders") in ("tiles", "full"):
-        width += 8 + 3 * 52
+    size = 20
+    width = 6 + 400
+    kinds = _supply_kinds({}, options)
+    for kind in kinds:
+        width += round(2 * _HALF_WIDTH[kind] * size + 3 + text_width("×0", size) + size * 0.5)
+    if _show_goods(view):
+        width += 3 * round(30 + text_width("00", size))
     return width + 20
 
 
@@ -480,15 +842,21 @@ def draw_carcassonne_board(
     names: Sequence[str] | None = None,
     highlight: Iterable[Cell] | None = None,
     locale: str = "en",
+    *,
+    whole: bool = False,
 ) -> Image.Image:
-    """The whole board image: coordinates, tiles, figures, last tiles and the scoreboard."""
+    """The board image: the header (with the overview when the board is a window), the
+    board with its figures and the latest tile marked, and the scoreboard."""
     highlight = [(int(c[0]), int(c[1])) for c in highlight or ()]
-    layout = plan_layout(view, highlight)
-    width = max(layout.width + 8, scoreboard_width(view), 560)
-    height = layout.height + 8 + scoreboard_height(view)
-    image = Image.new("RGB", (width, height), PAPER)
-    draw_board_area(image, layout, view)
-    draw = ImageDraw.Draw(image)
+    layout = plan_layout(view, highlight, whole=whole)
+    width = board_width(view, layout)
+    header = header_height(view, layout, width, locale)
+    rows = rows_height(view, width)
+    image = Image.new("RGB", (width, header + layout.height + 8 + rows), PAPER)
+    draw_header(image, 0, view, layout, locale, names)
+    board = Image.new("RGB", (width, layout.height), PAPER)
+    draw_board_area(board, layout, view)
+    draw = ImageDraw.Draw(board)
     for cell in highlight:
         if layout.contains(cell):
             ox, oy = layout.cell_origin(cell)
@@ -497,17 +865,37 @@ def draw_carcassonne_board(
                 outline=HIGHLIGHT,
                 width=max(3, layout.tile // 12),
             )
-    draw_scoreboard(image, layout.height + 8, view, names, locale)
+    image.paste(board, (0, header))
+    draw_score_rows(image, header + layout.height + 8, view, names, locale)
     return image
 
 
+def board_width(view: Mapping[str, Any], layout: BoardLayout) -> int:
+    """Width of the board image of ``layout``."""
+    return max(layout.width + 8, scoreboard_width(view), 560)
+
+
 def carcassonne_cell_center(
-    view: Mapping[str, Any], cell: Cell, *, extra: Iterable[Cell] = ()
+    view: Mapping[str, Any],
+    cell: Cell,
+    *,
+    extra: Iterable[Cell] = (),
+    whole: bool = False,
+    locale: str = "en",
 ) -> tuple[int, int] | None:
     """Pixel centre of ``cell`` in the board image, or ``None`` if it is cropped away.
 
     ``extra`` are the cells the image was asked to include: the highlight of
-    ``render_board`` or the legal cells of ``render_placements``.
+    ``render_board`` or the legal cells of ``render_placements``; ``whole`` as in
+    ``render_board``; ``locale`` the language of the image (its header may wrap).
     """
-    layout = plan_layout(view, list(extra))
-    return layout.cell_centre(cell) if layout.contains(cell) else None
+    layout = plan_layout(view, list(extra), whole=whole)
+    if not layout.contains(cell):
+        return None
+    x, y = layout.cell_centre(cell)
+    return x, y + board_top(view, layout, locale)
+
+
+def board_top(view: Mapping[str, Any], layout: BoardLayout, locale: str = "en") -> int:
+    """How far below the top of the image the board area of ``layout`` starts."""
+    return header_height(view, layout, board_width(view, layout), locale)

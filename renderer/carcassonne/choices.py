@@ -14,9 +14,13 @@ from renderer.carcassonne.board import (
     board_cells,
     draw_board_area,
     draw_figure,
-    draw_scoreboard,
+    draw_header,
+    draw_score_rows,
+    figure_kind,
+    header_height,
+    letter_size,
     plan_layout,
-    scoreboard_height,
+    rows_height,
     scoreboard_width,
 )
 from renderer.carcassonne.tiles import segment_spot, tile_image
@@ -28,10 +32,11 @@ from renderer.style import (
     draw_centered_text,
     fit_text,
     font,
+    legible,
 )
 
 STRIP_TILE = 88
-STRIP_HEIGHT = STRIP_TILE + 64
+STRIP_HEIGHT = STRIP_TILE + 76
 SPOT_CELL = 180
 
 #: Segment kinds and figure kinds with words in the catalogue (``img.kind.*``, ``figure.*``).
@@ -71,13 +76,16 @@ def draw_placements(
     width = max(
         layout.width + 8, scoreboard_width(view), 560, 12 + len(rotations) * (STRIP_TILE + 24)
     )
-    board_bottom = layout.height + 8
-    height = board_bottom + STRIP_HEIGHT + scoreboard_height(view)
+    header = header_height(view, layout, width, locale)
+    board_bottom = header + layout.height + 8
+    height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
     image = Image.new("RGB", (width, height), PAPER)
-    draw_board_area(image, layout, view)
-    draw = ImageDraw.Draw(image)
+    draw_header(image, 0, view, layout, locale, names)
+    board = Image.new("RGB", (width, layout.height), PAPER)
+    draw_board_area(board, layout, view)
+    draw = ImageDraw.Draw(board)
     t = layout.tile
-    size = max(14, round(t * 0.42))
+    size = legible(t * 0.42, width)
     for number, cell in enumerate(order, start=1):
         if not layout.contains(cell):
             continue
@@ -90,13 +98,16 @@ def draw_placements(
             width=max(2, t // 14),
         )
         draw_centered_text(draw, (ox + t / 2, oy + t / 2 + 1), str(number), size, INK)
+    image.paste(board, (0, header))
+    draw = ImageDraw.Draw(image)
     tile_id = view.get("current_tile")
     y = board_bottom
+    label = legible(20, width)
     if tile_id:
         draw.text(
             (12, y + 4),
-            fit_text(translate("img.rotations", locale, tile=tile_id), 20, width - 24),
-            font=font(20),
+            fit_text(translate("img.rotations", locale, tile=tile_id), label, width - 24),
+            font=font(label),
             fill=INK,
         )
         for i, rot in enumerate(rotations):
@@ -105,8 +116,10 @@ def draw_placements(
             draw.rectangle(
                 (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
             )
-            draw_centered_text(draw, (x + STRIP_TILE / 2, y + 44 + STRIP_TILE), f"{rot}°", 18, INK)
-    draw_scoreboard(image, board_bottom + STRIP_HEIGHT, view, names, locale)
+            draw_centered_text(
+                draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), f"{rot}°", label, INK
+            )
+    draw_score_rows(image, board_bottom + STRIP_HEIGHT, view, names, locale)
     return image
 
 
@@ -169,9 +182,9 @@ def draw_figure_spots(
         draw_figure(
             draw,
             (ox + sx * t, oy + sy * t),
-            str(fig.get("kind", "follower")),
+            figure_kind(fig),
             int(fig["player"]),
-            80,
+            letter_size(80, width),
         )
     ox, oy = left + t, top + t
     draw.rectangle((ox - 2, oy - 2, ox + t + 1, oy + t + 1), outline=HIGHLIGHT, width=4)

@@ -8,6 +8,7 @@ belongs to which segment; the figure spot of a segment is the point deepest insi
 
 from __future__ import annotations
 
+import itertools
 import math
 from functools import lru_cache
 
@@ -30,6 +31,10 @@ HEDGE: RGB = (62, 110, 40)
 WINE: RGB = (122, 40, 120)
 GRAIN: RGB = (214, 160, 20)
 CLOTH: RGB = (40, 120, 150)
+#: Lighter grass along roads, sand along rivers, darker stone for the city's texture.
+VERGE: RGB = (168, 204, 112)
+BANK: RGB = (214, 200, 150)
+CITY_SHADE: RGB = (200, 164, 108)
 
 Point = tuple[float, float]
 
@@ -48,6 +53,9 @@ TILE_COLOURS: tuple[RGB, ...] = (
     WINE,
     GRAIN,
     CLOTH,
+    VERGE,
+    BANK,
+    CITY_SHADE,
 )
 
 # Side midpoints and the corners of each side, in units of the tile size (y grows south).
@@ -300,11 +308,16 @@ def _draw_master(facts: TileFacts, size: int, labels: bool) -> Image.Image:
             line = [_MID[a], _MID[b]] if (a - b) % 2 == 0 else _bend(a, b)
             pts = _scaled(line, u)
             if not labels:
+                draw.line(pts, fill=BANK, width=width + max(6, u // 9), joint="curve")
                 draw.line(pts, fill=RIVER_EDGE, width=width + max(2, u // 40), joint="curve")
             draw.line(pts, fill=col(RIVER, _RIVER_LABEL), width=width, joint="curve")
         else:
             side = facts.river[0]
             pts = _scaled([_MID[side], (0.5, 0.5)], u)
+            if not labels:
+                draw.line(pts, fill=BANK, width=width + max(6, u // 9))
+                r = u * (0.26 if facts.river_kind == "lake" else 0.12) + max(3, u // 18)
+                draw.ellipse((u / 2 - r, u / 2 - r, u / 2 + r, u / 2 + r), fill=BANK)
             draw.line(pts, fill=col(RIVER, _RIVER_LABEL), width=width)
             r = u * (0.26 if facts.river_kind == "lake" else 0.12)
             draw.ellipse(
@@ -317,6 +330,7 @@ def _draw_master(facts: TileFacts, size: int, labels: bool) -> Image.Image:
     for index in range(len(facts.roads)):
         pts = _scaled(road_points(facts, index), u)
         if not labels:
+            draw.line(pts, fill=VERGE, width=road_width + max(6, u // 10), joint="curve")
             draw.line(pts, fill=ROAD_EDGE, width=road_width + max(2, u // 30), joint="curve")
         draw.line(pts, fill=col(ROAD, _ROAD_LABEL + index), width=road_width, joint="curve")
     if is_junction(facts):
@@ -338,14 +352,14 @@ def _draw_master(facts: TileFacts, size: int, labels: bool) -> Image.Image:
     for index, city in enumerate(facts.cities):
         polygon, wall = city_shape(city.sides, shallow)
         draw.polygon(_scaled(polygon, u), fill=col(CITY, _CITY_LABEL + index))
+        if not labels:
+            _city_texture(draw, polygon, u)
         if not labels and wall:
             segment: list[Point] = []
             for point in [*wall, (math.nan, math.nan)]:
                 if math.isnan(point[0]):
                     if len(segment) > 1:
-                        draw.line(
-                            _scaled(segment, u), fill=WALL, width=max(2, u // 22), joint="curve"
-                        )
+                        _draw_wall(draw, segment, polygon, u)
                     segment = []
                 else:
                     segment.append(point)
@@ -366,6 +380,44 @@ def _draw_master(facts: TileFacts, size: int, labels: bool) -> Image.Image:
     else:
         _draw_symbols(draw, facts, u)
     return image
+
+
+def _city_texture(draw: ImageDraw.ImageDraw, polygon: list[Point], u: int) -> None:
+    """Rows of little roofs inside a city, so it reads as a town and not a plain patch."""
+    step = 0.16
+    r = u * 0.028
+    for row in range(1, 7):
+        for col in range(1, 7):
+            x = col * step - (0.08 if row % 2 else 0.0)
+            y = row * step - 0.04
+            near_edge = any(
+                not _inside((x + dx, y + dy), polygon)
+                for dx, dy in ((0.07, 0), (-0.07, 0), (0, 0.07), (0, -0.07))
+            )
+            if not near_edge and _inside((x, y), polygon):
+                px, py = x * u, y * u
+                draw.polygon(
+                    ((px - r * 1.3, py + r), (px, py - r), (px + r * 1.3, py + r)), fill=CITY_SHADE
+                )
+
+
+def _draw_wall(
+    draw: ImageDraw.ImageDraw, segment: list[Point], polygon: list[Point], u: int
+) -> None:
+    """A city wall: a thick stone line with merlons on the outer side every so often."""
+    width = max(3, u // 16)
+    points = _scaled(segment, u)
+    draw.line(points, fill=WALL, width=width, joint="curve")
+    size = u * 0.035
+    for (x0, y0), (x1, y1) in zip(points[::2], points[2::2], strict=False):
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+        # The merlon stands outside the city: flip the normal if it points inwards.
+        if _inside(((mx + nx * size * 2) / u, (my + ny * size * 2) / u), polygon):
+            nx, ny = -nx, -ny
+        cx, cy = mx + nx * width * 0.6, my + ny * width * 0.6
+        draw.rectangle((cx - size, cy - size, cx + size, cy + size), fill=WALL)
 
 
 def _bend(a: int, b: int) -> list[Point]:
@@ -422,7 +474,7 @@ def _draw_symbols(draw: ImageDraw.ImageDraw, facts: TileFacts, u: int) -> None:
             _draw_cathedral(draw, u, spot)
             continue
         if city.shield:
-            s = u * 0.085
+            s = u * 0.12
             draw.polygon(
                 (
                     (x - s, y - s),
@@ -434,23 +486,47 @@ def _draw_symbols(draw: ImageDraw.ImageDraw, facts: TileFacts, u: int) -> None:
                 fill=SHIELD,
                 outline=(255, 255, 255),
             )
-            draw.line((x, y - s * 0.7, x, y + s * 0.8), fill=(255, 255, 255), width=max(1, u // 60))
+            draw.line((x, y - s * 0.7, x, y + s * 0.8), fill=(255, 255, 255), width=max(2, u // 40))
+            draw.line(
+                (x - s * 0.7, y - s * 0.2, x + s * 0.7, y - s * 0.2),
+                fill=(255, 255, 255),
+                width=max(2, u // 40),
+            )
         if city.goods:
-            draw_goods(draw, city.goods, x, y, u * 0.09)
+            draw_goods(draw, city.goods, x, y, u * 0.13)
     for index, road in enumerate(facts.roads):
         if road.inn:
-            pts = road_points(facts, index)
-            px, py = (
-                pts[len(pts) // 2]
-                if len(pts) > 2
-                else ((pts[0][0] * 0.6 + pts[1][0] * 0.4), (pts[0][1] * 0.6 + pts[1][1] * 0.4))
-            )
-            _draw_inn(draw, px * u, py * u, u)
+            points = road_points(facts, index)
+            px, py = _along(points, INN_AT)
+            ax, ay = _along(points, INN_AT + 0.05)
+            length = math.hypot(ax - px, ay - py) or 1.0
+            normal = (-(ay - py) / length, (ax - px) / length)
+            if normal[1] > 0 or (normal[1] == 0 and normal[0] < 0):
+                normal = (-normal[0], -normal[1])  # the house above or right of the road
+            _draw_inn(draw, px * u, py * u, u, normal)
+
+
+#: How far along its road (0 = its first end) an inn stands, and a figure on that road: apart,
+#: so the figure never hides the inn.
+INN_AT = 0.22
+INN_ROAD_FIGURE_AT = 0.7
+
+
+def _along(points: list[Point], fraction: float) -> Point:
+    """The point ``fraction`` of the way along the polyline ``points``."""
+    lengths = [math.dist(a, b) for a, b in itertools.pairwise(points)]
+    goal = sum(lengths) * fraction
+    for (a, b), length in zip(itertools.pairwise(points), lengths, strict=True):
+        if goal <= length and length > 0:
+            t = goal / length
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+        goal -= length
+    return points[-1]
 
 
 def _draw_cathedral(draw: ImageDraw.ImageDraw, u: int, centre: Point) -> None:
     """A church with two towers, about half a tile tall, centred on ``centre``."""
-    scale = 0.6
+    scale = 0.85
 
     def p(x: float, y: float) -> Point:
         return ((centre[0] + (x - 0.5) * scale) * u, (centre[1] + (y - 0.45) * scale) * u)
@@ -466,15 +542,18 @@ def _draw_cathedral(draw: ImageDraw.ImageDraw, u: int, centre: Point) -> None:
     draw.rectangle((*p(0.46, 0.6), *p(0.54, 0.7)), fill=WALL)
 
 
-def _draw_inn(draw: ImageDraw.ImageDraw, x: float, y: float, u: int) -> None:
-    # The inn: a red-roofed house beside a little lake, just off the road.
-    ox, oy = x + u * 0.1, y + u * 0.1
-    r = u * 0.07
+def _draw_inn(
+    draw: ImageDraw.ImageDraw, x: float, y: float, u: int, normal: Point = (0.7, 0.7)
+) -> None:
+    """The inn: a red-roofed house on one side of the road, its little lake on the other
+    (``normal``: the unit direction across the road)."""
+    ox, oy = x - normal[0] * u * 0.16, y - normal[1] * u * 0.16
+    r = u * 0.075
     draw.ellipse(
         (ox - r * 1.4, oy - r * 0.8, ox + r * 1.4, oy + r * 0.8), fill=RIVER, outline=RIVER_EDGE
     )
-    hx, hy = x - u * 0.12, y - u * 0.14
-    s = u * 0.06
+    hx, hy = x + normal[0] * u * 0.17, y + normal[1] * u * 0.17
+    s = u * 0.085
     draw.rectangle((hx - s, hy - s * 0.4, hx + s, hy + s), fill=STONE, outline=WALL)
     draw.polygon(
         ((hx - s * 1.3, hy - s * 0.3), (hx, hy - s * 1.4), (hx + s * 1.3, hy - s * 0.3)),
@@ -552,16 +631,29 @@ def _tile_spots(tile_id: str) -> tuple[dict[str, Point], dict[int, Point]]:
     label_map = _draw_master(facts, size, labels=True)
     spots: dict[str, Point] = {}
     symbols: dict[int, Point] = {}
+    monk: Point | None = None
+    if facts.monastery:
+        (cx, cy), scale = monastery_place(facts)
+        # The monk stands beside the cloister, in the corner its roads leave free, so the
+        # building stays in sight; beside a river there is no room and it stands in front.
+        monk = (0.79, 0.77) if scale == 1.0 else (cx, cy + 0.06 * scale)
     for name in facts.segment_names():
         if name == "monastery":
-            (cx, cy), scale = monastery_place(facts)
-            spots[name] = (cx, cy + 0.06 * scale)
+            assert monk is not None
+            spots[name] = monk
             continue
         kind = name.rstrip("0123456789")
         index = int(name[len(kind) :])
         label = {"city": _CITY_LABEL, "road": _ROAD_LABEL, "field": _FIELD_LABEL}[kind] + index
-        spot = _deepest_point(label_map, label) or _fallback_spot(facts, kind, index)
-        if kind == "road" and any(math.dist(spot, other) < 0.2 for other in spots.values()):
+        clear = monk if kind == "field" else None
+        spot = (
+            _deepest_point(label_map, label, keep_clear=clear)
+            or _deepest_point(label_map, label)
+            or _fallback_spot(facts, kind, index)
+        )
+        if kind == "road" and facts.roads[index].inn:
+            spot = _along(road_points(facts, index), INN_ROAD_FIGURE_AT)
+        elif kind == "road" and any(math.dist(spot, other) < 0.2 for other in spots.values()):
             # Roads crossing without meeting (T24): the second figure stands further out.
             a, b = road_points(facts, index)[0], road_points(facts, index)[-1]
             spot = (a[0] + (b[0] - a[0]) * 0.3, a[1] + (b[1] - a[1]) * 0.3)
@@ -588,7 +680,8 @@ def _deepest_point(
     # The tile's border counts as outside: a spot must sit inside the tile, not on its edge.
     ImageDraw.Draw(mask).rectangle((0, 0, mask.width - 1, mask.height - 1), outline=0, width=2)
     if keep_clear is not None:
-        r = mask.width * 0.2
+        # About the size of a figure: a shield, goods or cathedral stays beside it, not under.
+        r = mask.width * 0.26
         kx, ky = keep_clear[0] * mask.width, keep_clear[1] * mask.height
         ImageDraw.Draw(mask).ellipse((kx - r, ky - r, kx + r, ky + r), fill=0)
     if mask.getbbox() is None:
@@ -634,3 +727,13 @@ def segment_spot(tile_id: str, rot: int, segment: str) -> Point:
     """Where a figure on ``segment`` of ``tile_id`` at ``rot`` stands, in tile units."""
     spots = _segment_spots(tile_id)
     return rotate_point(spots.get(segment, (0.5, 0.5)), rot)
+
+
+def symbol_spots(tile_id: str, rot: int) -> list[Point]:
+    """Where the tile's shields, goods and cathedrals are drawn (tile units, turned ``rot``),
+    and its monastery, so that badges can keep clear of them."""
+    facts = tile_facts(tile_id)
+    spots = [rotate_point(p, rot) for p in _tile_spots(tile_id)[1].values()]
+    if facts.monastery:
+        spots.append(rotate_point(monastery_place(facts)[0], rot))
+    return spots

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
 
@@ -23,3 +25,24 @@ def close(a: RGB, b: RGB, tolerance: int = 24) -> bool:
 def pixel(image: Image.Image, x: float, y: float) -> RGB:
     """The colour at (x, y)."""
     return image.getpixel((round(x), round(y)))  # type: ignore[return-value]
+
+
+@contextmanager
+def recorded_texts() -> Iterator[list[tuple[str, float]]]:
+    """Every text the renderer draws meanwhile, as (text, font size in px).
+
+    Cached layers are not redrawn: call :func:`renderer.clear_caches` first.
+    """
+    drawn: list[tuple[str, float]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, text, fill=None, font=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        assert isinstance(font, ImageFont.FreeTypeFont), f"{text!r} drawn without the font"
+        drawn.append((str(text), float(font.size)))
+        return original(self, xy, text, fill, font, *args, **kwargs)
+
+    ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]

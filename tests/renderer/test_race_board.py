@@ -28,7 +28,9 @@ def _pawn_body(view: dict, location: str) -> tuple[float, float]:
     norm = (dx * dx + dy * dy) ** 0.5
     if location.startswith("h"):
         dx, dy = -dy, dx
-    return x + dx / norm * layout.pawn_radius * 0.7, y + dy / norm * layout.pawn_radius * 0.7
+    # 0.8 of the radius: clear of the letter, which is large enough to read on a phone.
+    d = layout.pawn_radius * 0.8
+    return x + dx / norm * d, y + dy / norm * d
 
 
 def test_same_view_gives_identical_bytes() -> None:

@@ -147,7 +147,12 @@ class RecordingRenderer:
         """The :class:`Renderer` to hand to the bot."""
 
         def board(
-            view: Any, *, names: Any = None, highlight: Any = None, locale: Any = None
+            view: Any,
+            *,
+            names: Any = None,
+            highlight: Any = None,
+            locale: Any = None,
+            whole: bool = False,
         ) -> bytes:
             self.public_views.append(dict(view))
             return self.png
