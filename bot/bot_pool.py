@@ -11,10 +11,11 @@ result, as the in-process chooser of :mod:`bot.bots`.
 * **Fair sharing.** A table asks for one bot move at a time, and the searches wait for a free
   worker in the order they were asked: with many tables thinking at once, every table's bot
   gets its turn in a round, and none waits behind another table's whole game.
-* **CPU time.** A worker does nothing but choose moves, and its clock is the CPU time it used
-  (``time.process_time``): a search gets its whole budget of computing even when the machine
-  is busy, so a loaded server does not make its bots weaker, only slower. The workers run at
-  a lower priority (``nice``) than the process that answers Discord.
+* **CPU time.** The engine's search budget is CPU time (``engine.bots.common.Budget``: the
+  searching thread's, with a wall-clock stop at a few times the budget), and a worker does
+  nothing but search: a search gets its budget of computing even when the machine is busy,
+  so a loaded server makes its bots slower, not weaker. The workers run at a lower priority
+  (``nice``) than the process that answers Discord, which so never waits for them.
 * **Clean ends.** :meth:`BotPool.close` stops the workers (the process's shutdown path calls
   it); a worker whose parent died (SIGKILL, a crash) notices within a fraction of a second and
   exits, so no orphan is left behind. A worker that died is replaced, and its move is played
@@ -57,11 +58,7 @@ def machine_cores() -> int:
 
 
 def _start_worker(parent: int, nice: int) -> None:
-    """Set up a worker process: CPU-time clock, lower priority, no orphan, no Ctrl-C trace."""
-    # The bots' budgets are read from ``time.perf_counter``; in a process that only searches,
-    # its CPU time is the clock that makes the budget mean "this much computing". Set before
-    # the engine is imported, so that every use of the clock sees it.
-    time.perf_counter = time.process_time
+    """Set up a worker process: lower priority, no orphan, no Ctrl-C trace."""
     # Ctrl-C in a terminal reaches the whole process group: the parent shuts the pool down.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice:

@@ -298,7 +298,7 @@ async def _loop(
         if answer.lower() == "log":
             await _print_history(console, service, table_id, seat.user_id)
             continue
-        move = answer
+        move = typed_move(answer, info.legal_moves)
         if answer.isdigit():
             number = int(answer)
             if not 1 <= number <= len(info.legal_moves):
@@ -311,6 +311,19 @@ async def _loop(
             console.print(f"[red]{error}[/]")
             continue
         _show(console, images, effects, quiet)
+
+
+def typed_move(text: str, legal: Sequence[str]) -> str:
+    """A move typed in notation, as the person meant it: a Jack swap written the other way
+    round (``J:r40<>r30``) is the legal swap of the same two pawns. The engine reads a swap
+    only as written (N-5.2: the moved colour's pawn first); a person need not know that."""
+    card, colon, action = text.partition(":")
+    first, swap, second = action.partition("<>")
+    if colon and swap and text not in legal:
+        flipped = f"{card}:{second}<>{first}"
+        if flipped in legal:
+            return flipped
+    return text
 
 
 async def _print_history(console: Console, service: Any, table_id: int, user_id: int) -> None:

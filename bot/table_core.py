@@ -29,6 +29,7 @@ from bot.table_model import (
     TableNotFound,
     TableRecord,
     WrongPhase,
+    check_table_id,
 )
 
 log = logging.getLogger(__name__)
@@ -167,6 +168,7 @@ class TableCore:
 
     async def _load(self, table_id: int) -> LiveTable:
         """The table in memory, re-read if another process changed it since."""
+        check_table_id(table_id)
         live = self._live.get(table_id)
         if live is not None and self.storage.single_writer:
             return live

@@ -51,8 +51,12 @@ class LobbyMixin(UpdatesMixin):
         seed: int | None = None,
         seat_host: bool = True,
         bot_level: str = DEFAULT_BOT_LEVEL,
+        hints: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
+
+        ``hints`` lets seated players ask the ``hard`` bot for their move (see
+        :mod:`bot.table_hints`); such a table is never rated.
 
         ``players`` is the number of seats (default: the game's largest count that is at most
         4). ``bot_level`` is the table's level of bots: of those added without a level, and
@@ -106,7 +110,7 @@ class LobbyMixin(UpdatesMixin):
             version=1,
             created_at=now,
             updated_at=now,
-            extra={"bot_level": bot_level},
+            extra={"bot_level": bot_level, **({"hints": True} if hints else {})},
         )
         table_id = await self.storage.create_table(record)
         record = record.with_changes(id=table_id)

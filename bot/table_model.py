@@ -20,6 +20,10 @@ BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: The bot level of a table that was not given one: the level of the lobby's "Add bot" and of
 #: the bot that takes over a seat under the ``bot`` absent policy.
 DEFAULT_BOT_LEVEL = "normal"
+#: The largest id either back end stores: SQLite's INTEGER and PostgreSQL's BIGINT are signed
+#: 64-bit. A larger number (a crafted custom_id, a typed option) names no table; it must be
+#: refused before it reaches a database driver, which would raise instead.
+MAX_ID = 2**63 - 1
 #: Allowed turn times in seconds; 0 means no turn clock.
 TURN_TIMES: tuple[int, ...] = (0, 60, 120, 180, 300, 600, 900, 1800, 3600, 86400)
 
@@ -179,6 +183,11 @@ class TableRecord:
         return None
 
     @property
+    def hints(self) -> bool:
+        """True for a table opened with hints on (learners may ask the bot; never rated)."""
+        return bool(self.extra.get("hints"))
+
+    @property
     def active(self) -> bool:
         """True while the table is in its lobby or being played."""
         return self.phase in (Phase.LOBBY, Phase.PLAYING)
@@ -200,6 +209,13 @@ class TableError(Exception):
 
 class TableNotFound(TableError):
     """No table has that id (or it is in another guild)."""
+
+
+def check_table_id(table_id: int) -> int:
+    """``table_id`` if a table could have it (1 to :data:`MAX_ID`), else :class:`TableNotFound`."""
+    if not 0 < table_id <= MAX_ID:
+        raise TableNotFound(f"There is no table {table_id}.")
+    return table_id
 
 
 class WrongPhase(TableError):

@@ -45,6 +45,7 @@ from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
+from bot.table_hints import HintsMixin, HintsOff, TableHint
 from bot.table_history import HistoryEntry, partners_of, reader_history
 from bot.table_lobby import LobbyMixin
 from bot.table_model import (
@@ -67,6 +68,7 @@ from bot.table_model import (
     TableNotFound,
     TableRecord,
     WrongPhase,
+    check_table_id,
 )
 from bot.table_play import PlayMixin
 from bot.turn_clock import TurnClockMixin
@@ -79,6 +81,7 @@ __all__ = [
     "BadSeat",
     "CannotStart",
     "Effects",
+    "HintsOff",
     "HistoryEntry",
     "IllegalMoveError",
     "InvalidTableOptions",
@@ -94,6 +97,7 @@ __all__ = [
     "StaleVersion",
     "TableError",
     "TableFull",
+    "TableHint",
     "TableNotFound",
     "TableRecord",
     "TableService",
@@ -101,7 +105,7 @@ __all__ = [
 ]
 
 
-class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
+class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMixin):
     """Creates and runs tables for many guilds in one process. See the module docstring.
 
     ``storage`` must be open. ``clock`` gives wall time for the turn clock. ``listener``
@@ -143,6 +147,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
         self.listener = listener
         self.owns_guild = owns_guild or (lambda _guild: True)
         self.choose_bot_move = choose_bot_move or engine_chooser(bot_time_budget)
+        self.hint_time_budget = bot_time_budget
         self._load_game = load_game
         self._modules: dict[str, Any] = {}
         self.snapshot_every = snapshot_every
@@ -180,6 +185,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
 
     async def get(self, table_id: int) -> TableRecord:
         """The table; :class:`TableNotFound` if there is none."""
+        check_table_id(table_id)
         live = self._live.get(table_id)
         if live is not None and self.storage.single_writer:
             return live.record
@@ -187,6 +193,23 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
         if record is None:
             raise TableNotFound(f"There is no table {table_id}.")
         return record
+
+    async def board_of(self, table_id: int) -> tuple[int, int | None]:
+        """The version of the newest board the table's thread received, and its message id
+        (``(0, None)`` before any board); :class:`TableNotFound` if there is no table."""
+        board = await self.storage.load_board(check_table_id(table_id))
+        if board is None:
+            raise TableNotFound(f"There is no table {table_id}.")
+        return board
+
+    async def board_delivered(self, table_id: int, version: int, message_id: int | None) -> None:
+        """Note that the table's thread received its board for ``version`` (no version change;
+        a front end calls it after posting, so a missing board can be posted again later)."""
+        await self.storage.set_board(check_table_id(table_id), version, message_id)
+
+    async def tables_without_board(self) -> list[TableRecord]:
+        """This process's tables whose thread has not received the board of their version."""
+        return [r for r in await self.storage.tables_without_board() if self.owns_guild(r.guild_id)]
 
     async def list_tables(
         self, guild_id: int, channel_id: int | None = None, active: bool = True
@@ -201,6 +224,14 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin):
             if live.state is None:
                 return None
             return dict(live.public_view(self._game(live)))
+
+    async def current_board(self, table_id: int) -> tuple[TableRecord, dict[str, Any] | None]:
+        """The table and its spectator view, read together (``None`` before the start)."""
+        async with self._lock(table_id):
+            live = await self._load(table_id)
+            if live.state is None:
+                return live.record, None
+            return live.record, dict(live.public_view(self._game(live)))
 
     async def private_info(self, table_id: int, user_id: int) -> PrivateInfo:
         """What ``user_id`` may see at this table: their seat, view and legal moves."""

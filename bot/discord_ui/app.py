@@ -137,6 +137,7 @@ async def _serve(
         pool,
         open_service(settings.database_url, choose_bot_move=pool, defer_slow_bots=True) as desk,
     ):
+        desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         owns = getattr(bot, "owns_guild", None)
         if owns is not None:

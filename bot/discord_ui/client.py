@@ -60,6 +60,11 @@ class PoeppelBotMixin:
         if self.config.sync_commands:
             await sync_tree(bot, self.config.dev_guild_id)
 
+    async def close(self) -> None:
+        # Stop re-posting boards before the connection (and then the storage) goes away.
+        await self.desk.detach()
+        await super().close()  # type: ignore[misc]
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A component whose custom_id matches none of our templates (a crafted id, or one from
         # another bot version) would otherwise end as Discord's silent "This interaction failed".

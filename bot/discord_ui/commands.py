@@ -58,6 +58,7 @@ carcassonne = app_commands.Group(
     variant5="the 5 may move any pawn",
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     game_type=[
@@ -81,6 +82,7 @@ async def tock_new(
     variant5: bool = False,
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
+    hints: bool = False,
 ) -> None:
     """Open a Tock table."""
     options = {
@@ -90,7 +92,7 @@ async def tock_new(
         "variant5": variant5,
     }
     await _desk(interaction).new_table(
-        interaction, "tock", players, options, turn_time, bot_level=bot_level
+        interaction, "tock", players, options, turn_time, hints, bot_level=bot_level
     )
 
 
@@ -100,6 +102,7 @@ async def tock_new(
     ruleset="bsw (the BrettspielWelt rules) or braendi (official Brändi Dog)",
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="6", value=6)],
@@ -116,10 +119,12 @@ async def dog_new(
     ruleset: str = "bsw",
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
+    hints: bool = False,
 ) -> None:
     """Open a Dog table."""
+    options = {"preset": ruleset}
     await _desk(interaction).new_table(
-        interaction, "dog", players, {"preset": ruleset}, turn_time, bot_level=bot_level
+        interaction, "dog", players, options, turn_time, hints, bot_level=bot_level
     )
 
 
@@ -133,6 +138,7 @@ async def dog_new(
     traders_builders="the Traders & Builders expansion: off, its tiles only, or in full",
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
+    hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
     farms=[app_commands.Choice(name=v, value=v) for v in ("third", "first", "second", "off")],
@@ -151,6 +157,7 @@ async def carcassonne_new(
     traders_builders: str = "off",
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
+    hints: bool = False,
 ) -> None:
     """Open a Carcassonne table."""
     options = {
@@ -161,7 +168,7 @@ async def carcassonne_new(
         "traders_builders": traders_builders,
     }
     await _desk(interaction).new_table(
-        interaction, "carcassonne", players, options, turn_time, bot_level=bot_level
+        interaction, "carcassonne", players, options, turn_time, hints, bot_level=bot_level
     )
 
 
@@ -199,6 +206,7 @@ for _name, _description in (
     ("status", "Show the seats and whose turn it is"),
     ("board", "Post the current board again"),
     ("log", "The moves played so far"),
+    ("hint", "Ask the bot what to play (tables with hints only)"),
 ):
     table.add_command(_table_command(_name, _description))
 

@@ -6,6 +6,7 @@ restart; the callback hands the parsed id to the bot's front desk.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,8 @@ from bot.discord_ui.translator import locale_of
 from i18n import t
 
 _TEMPLATE = re.compile(TEMPLATE)
+#: The controls of a board in the thread (a click on an older board points at the newest).
+BOARD_ACTIONS = frozenset({"hand", "tile", "put"})
 
 
 class TableControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
@@ -95,35 +98,68 @@ def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     return view
 
 
-def _component_ids(message: discord.Message | None) -> set[str]:
-    ids: set[str] = set()
+def _component_keys(message: discord.Message | None) -> set[tuple[int, str]]:
+    """The (component type, custom_id) of every component of ``message``."""
+    keys: set[tuple[int, str]] = set()
     if message is None:
-        return ids
+        return keys
     stack: list[Any] = list(message.components)
     while stack:
         component = stack.pop()
         custom = getattr(component, "custom_id", None)
         if custom:
-            ids.add(custom)
+            keys.add((int(component.type.value), custom))
         stack.extend(getattr(component, "children", []) or [])
-    return ids
+    return keys
 
 
-async def answer_unknown_component(interaction: discord.Interaction) -> None:
-    """Answer privately a component click that no :class:`TableControl` will handle.
+def dispatched(interaction: discord.Interaction[Any]) -> bool:
+    """Whether discord.py hands this component interaction to a :class:`TableControl`.
 
-    discord.py silently drops a click whose custom_id matches no template, or whose id is not
-    on the message it claims to come from; the user would see "This interaction failed".
+    It does only for a custom_id of our template that the message carries *with the same
+    component type* (a select-type interaction naming a button's id is dropped silently).
     """
-    if interaction.type is not discord.InteractionType.component:
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    try:
+        component_type = int(data.get("component_type", 0))
+    except (TypeError, ValueError):
+        return False
+    return _TEMPLATE.fullmatch(custom_id) is not None and (
+        component_type,
+        custom_id,
+    ) in _component_keys(interaction.message)
+
+
+async def answer_unknown_component(interaction: discord.Interaction[Any]) -> None:
+    """Answer privately a component click or modal that no :class:`TableControl` will handle.
+
+    discord.py silently drops a click whose custom_id matches no template, or that its
+    message does not carry (with that component type); and Pöppel opens no modals. The user
+    would see "This interaction failed". A board control taken off an old board (a newer
+    board came) is answered with a link to the newest board.
+    """
+    if interaction.type is discord.InteractionType.modal_submit:
+        if not interaction.response.is_done():
+            await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
+        return
+    if interaction.type is not discord.InteractionType.component or dispatched(interaction):
+        return
+    if interaction.response.is_done():
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    handled = _TEMPLATE.fullmatch(custom_id) is not None and custom_id in _component_ids(
-        interaction.message
-    )
-    if not handled and not interaction.response.is_done():
-        await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
+    match = _TEMPLATE.fullmatch(custom_id)
+    control: ControlId | None = None
+    if match is not None:
+        with contextlib.suppress(BadCustomId):
+            control = parse_control_id(match["rest"])
+    on_message = {custom for _type, custom in _component_keys(interaction.message)}
+    if control is not None and control.action in BOARD_ACTIONS and custom_id not in on_message:
+        # Its board lost the control when a newer board came (a client still showing it).
+        await interaction.client.desk.on_old_board(interaction, control)
+        return
+    await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
 
 
 __all__ = [

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.table_model import MAX_ID
+
 #: Discord refuses custom_ids longer than this.
 MAX_CUSTOM_ID = 100
 
@@ -20,7 +22,8 @@ MAX_CUSTOM_ID = 100
 TEMPLATE = r"t:(?P<rest>.*)"
 
 _STRICT = re.compile(
-    r"(?P<table>\d{1,19}):v:(?P<version>\d{1,9}):(?P<action>[a-z0-9]{1,12})(?P<args>(?::[^:\s]{0,40}){0,4})"
+    r"(?P<table>\d{1,19}):v:(?P<version>\d{1,9}):(?P<action>[a-z0-9]{1,12})(?P<args>(?::[^:\s]{0,40}){0,4})",
+    re.ASCII,  # digits are 0-9 only: int() would also read other scripts' digits
 )
 
 
@@ -41,8 +44,6 @@ class ControlId:
         text = f"t:{self.table}:v:{self.version}:{self.action}"
         if self.args:
             text += ":" + ":".join(self.args)
-        if len(text) > MAX_CUSTOM_ID:
-            raise ValueError(f"custom_id too long: {text!r}")
         return text
 
     def arg(self, index: int) -> str:
@@ -60,8 +61,11 @@ class ControlId:
 
 
 def control_id(table: int, version: int, action: str, *args: object) -> str:
-    """Build the custom_id text for a control."""
-    return str(ControlId(int(table), int(version), action, tuple(str(a) for a in args)))
+    """Build the custom_id text for a control (:class:`ValueError` past Discord's limit)."""
+    text = str(ControlId(int(table), int(version), action, tuple(str(a) for a in args)))
+    if len(text) > MAX_CUSTOM_ID:
+        raise ValueError(f"custom_id too long: {text!r}")
+    return text
 
 
 def parse_control_id(rest: str) -> ControlId:
@@ -69,5 +73,8 @@ def parse_control_id(rest: str) -> ControlId:
     match = _STRICT.fullmatch(rest)
     if match is None:
         raise BadCustomId(f"malformed custom_id t:{rest!r}")
+    table = int(match["table"])
+    if not 0 < table <= MAX_ID:
+        raise BadCustomId(f"no table could have the id in t:{rest!r}")
     args = tuple(a for a in match["args"].split(":")[1:])
-    return ControlId(int(match["table"]), int(match["version"]), match["action"], args)
+    return ControlId(table, int(match["version"]), match["action"], args)

@@ -7,17 +7,22 @@ are answered privately with the service's sentence.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.discord_ui import prompts
+from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.hints import hint_text
 from bot.discord_ui.open_hands import OpenHands
-from bot.discord_ui.publisher import Publisher, lobby_text, lobby_view
+from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.retranslate import retranslate
@@ -40,6 +45,11 @@ PUBLIC_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start", "hand", "
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start"})
 #: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
 LOG_LINES = 40
+#: ``/table board`` posts a table's board at most once in this many seconds; inside the
+#: window it answers with a link to the board (anyone may run it, and each post is an image).
+REPOST_WINDOW = 30.0
+#: Seconds between two looks for boards that could not be posted.
+RETRY_INTERVAL = 15.0
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -51,9 +61,9 @@ class FrontDesk:
     """The bridge between Discord and :class:`bot.tables.TableService`."""
 
     def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
-        self.service = service
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
+        self.service = service
         self.bot: commands.Bot | None = None
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
@@ -62,6 +72,22 @@ class FrontDesk:
         self.hands = OpenHands(lambda: self.service.clock.now())
         #: The move lists ``/move`` offered lately (its autocomplete).
         self.move_lists = MoveLists()
+        #: Seconds between retry ticks (:meth:`redeliver`).
+        self.retry_interval = RETRY_INTERVAL
+        #: The clock of ``/table board``'s window (tests move it).
+        self.monotonic: Callable[[], float] = time.monotonic
+        self._reposted: dict[int, float] = {}
+        self._retry_task: asyncio.Task[None] | None = None
+
+    @property
+    def service(self) -> Any:
+        """The table service (the publisher records delivered boards through it)."""
+        return self._service
+
+    @service.setter
+    def service(self, service: Any) -> None:
+        self._service = service
+        self.publisher.service = service
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -78,20 +104,77 @@ class FrontDesk:
         return None
 
     async def attach(self, bot: commands.Bot) -> None:
-        """Called from the bot's ``setup_hook``: remember the bot for posting messages."""
+        """Called from the bot's ``setup_hook``: remember the bot for posting messages, and
+        start the retry ticks that post the boards Discord did not get."""
         self.bot = bot
         self.publisher.bot = bot
+        if self._retry_task is None and self.service is not None:
+            self._retry_task = asyncio.create_task(self._retry_ticks(), name="board-retry")
+
+    async def detach(self) -> None:
+        """Called when the bot closes: stop the retry ticks."""
+        task, self._retry_task = self._retry_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _retry_ticks(self) -> None:
+        assert self.bot is not None
+        # The first tick runs as soon as the bot is connected: on start, every table of this
+        # process whose board a previous process did not post (killed in between) gets it.
+        await self.bot.wait_until_ready()
+        log.info("ready: posting the boards threads did not get, every %s s", self.retry_interval)
+        while True:
+            try:
+                await self.redeliver()
+            except Exception:  # a bug must not end the ticks for good
+                log.exception("the retry tick failed")
+            await asyncio.sleep(self.retry_interval)
+
+    async def redeliver(self) -> int:
+        """Post the board of every table of this process whose thread has not received it;
+        return how many tables were brought up to date."""
+        try:
+            tables = await self.service.tables_without_board()
+        except Exception:
+            log.warning("could not look for boards to post", exc_info=True)
+            return 0
+        posted = 0
+        for table in tables:
+            log.info("posting the board of table %s, which its thread did not get", table.id)
+            try:
+                await self.publisher.ensure_board(table.id)
+                posted += 1
+            except TableError:
+                continue  # gone meanwhile
+            except discord.HTTPException as error:
+                if 400 <= error.status < 500 and error.status != 429:
+                    # Discord will never take it (the thread was deleted, the bot may no
+                    # longer post there): stop trying, the game itself is stored.
+                    log.warning("giving up the board of table %s: %s", table.id, error)
+                    await self.service.board_delivered(table.id, table.version, None)
+                else:
+                    log.warning(
+                        "the board of table %s is still not posted (%s); next try in %s s",
+                        table.id,
+                        error.status,
+                        self.retry_interval,
+                    )
+            except Exception:
+                log.exception("posting the missing board of table %s failed", table.id)
+        return posted
 
     async def on_effects(self, effects: Effects) -> None:
         """The service's listener: effects with no interaction (turn clock, bots after it)."""
         try:
-            await self.publisher.deliver(effects)
-            await self.refresh_hands(effects)
+            await self.deliver(effects)
         except Exception:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
     async def deliver(self, effects: Effects, *, refresh: bool = True) -> None:
-        """Send the public part of ``effects``; errors are logged, the move is already stored.
+        """Send the public part of ``effects``. The move is already stored: a board Discord
+        did not take is posted by the next retry tick (or the next click on an old board).
 
         Then (unless ``refresh`` is False: the caller refreshes after answering its own
         player) the open hands of the people concerned are brought up to date.
@@ -99,8 +182,12 @@ class FrontDesk:
         self.remember(effects.table)
         try:
             await self.publisher.deliver(effects)
-        except discord.HTTPException:
-            log.exception("delivering effects of table %s failed", effects.table.id)
+        except discord.HTTPException as error:
+            log.warning(
+                "delivering effects of table %s failed (%s); the board follows later",
+                effects.table.id,
+                error.status,
+            )
         if refresh:
             await self.refresh_hands(effects)
 
@@ -122,6 +209,7 @@ class FrontDesk:
         players: int,
         options: Mapping[str, Any],
         turn_time: int,
+        hints: bool = False,
         *,
         bot_level: str = DEFAULT_BOT_LEVEL,
     ) -> None:
@@ -147,6 +235,7 @@ class FrontDesk:
                 options=engine_options(game, options),
                 turn_time=turn_time,
                 seed=self.seed_for_new_table(),
+                hints=hints,
                 bot_level=bot_level,
             )
         except TableError as error:
@@ -280,6 +369,9 @@ class FrontDesk:
             elif action == "log":
                 await reply_private(interaction, await self._log_text(tid, user.id, locale))
                 return
+            elif action == "hint":
+                await reply_private(interaction, await hint_text(self, tid, user.id, locale))
+                return
             else:  # pragma: no cover - the command list is fixed
                 raise TableError(f"Unknown action {action}.")
         except TableError as error:
@@ -315,11 +407,64 @@ class FrontDesk:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
             raise TableError(t("desk.not_playing", "en"))
-        view = await self.service.public_view(table_id) or {}
-        await self.publisher.repost_board(
-            table, view, table.version, tuple(view.get("to_act") or ())
-        )
-        await reply_private(interaction, t("desk.board_posted", locale))
+        # A missing board is posted whatever the window; a present one at most every
+        # REPOST_WINDOW seconds (anyone may ask, and each post is a full image).
+        version, newest = await self.service.board_of(table_id)
+        now = self.monotonic()
+        recent = now - self._reposted.get(table_id, -REPOST_WINDOW) < REPOST_WINDOW
+        if version >= table.version and newest is not None and recent:
+            link = board_link(table, newest)
+            await reply_private(interaction, t("robust.board_recent", locale, link=link))
+            return
+        posted = await self.publisher.repost_board(table_id)
+        self._reposted[table_id] = now
+        if posted is None:
+            await reply_private(interaction, t("desk.board_posted", locale))
+            return
+        link = board_link(table, posted)
+        await reply_private(interaction, t("robust.board_posted", locale, link=link))
+
+    async def _newest_board(self, table_id: int) -> tuple[TableRecord, int] | None:
+        """The table and its newest board's message id, after posting that board if the
+        thread never received it; None when there is no board (or Discord is down)."""
+        try:
+            newest = await self.publisher.ensure_board(table_id)
+            table = await self.service.get(table_id)
+        except TableError:
+            return None
+        except discord.HTTPException as error:
+            log.warning("could not post the newest board of table %s (%s)", table_id, error.status)
+            return None
+        return None if newest is None else (table, newest)
+
+    async def newest_board_text(
+        self, table_id: int, locale: str, clicked: int | None = None
+    ) -> str:
+        """The answer to a click on an old board: the board moved on, here is the newest
+        (posted first if the thread never received it)."""
+        try:
+            await self.service.get(table_id)
+        except TableNotFound:
+            return t("error.invalid_control", locale)  # a crafted id: no such board
+        except TableError:
+            pass
+        found = await self._newest_board(table_id)
+        if found is None or found[1] == clicked:
+            return t("error.out_of_date", locale)
+        table, newest = found
+        return t("robust.board_moved", locale, link=board_link(table, newest))
+
+    async def on_old_board(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """A click on a board control that is no longer on its message (the controls were
+        removed when a newer board came): point at the newest board."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = locale_of(interaction)
+        try:
+            await self._of_this_server(interaction, control.table)
+        except TableError:
+            await reply_private(interaction, t("error.invalid_control", locale))
+            return
+        await reply_private(interaction, await self.newest_board_text(control.table, locale))
 
     # --- components -----------------------------------------------------------------------
 
@@ -328,6 +473,12 @@ class FrontDesk:
     ) -> None:
         """A click on one of our buttons or selects."""
         public = control.action in PUBLIC_ACTIONS
+        message = interaction.message
+        if not public and (message is None or not message.flags.ephemeral):
+            # A prompt's control updates its own private message in place; on a public
+            # message (only a crafted one can carry it) that edit would be public.
+            await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
+            return
         # Acknowledge first: storage and rendering can take longer than Discord's 3 s. Clicks
         # on public messages get an *ephemeral* deferral so every answer to them is private;
         # clicks in a private prompt update that prompt in place.
@@ -337,6 +488,15 @@ class FrontDesk:
             await interaction.response.defer()
         try:
             await self._of_this_server(interaction, control.table)
+            if control.action in BOARD_ACTIONS and message is not None:
+                # Any click on a board that is not the newest (anyone's: spectators too)
+                # points at the newest, posting it first if the thread never got it.
+                found = await self._newest_board(control.table)
+                if found is not None and found[1] != message.id:
+                    link = board_link(found[0], found[1])
+                    text = t("robust.board_moved", locale_of(interaction), link=link)
+                    await reply_private(interaction, text)
+                    return
             if control.action in LOBBY_ACTIONS:
                 await self._lobby_action(interaction, control, values)
             else:
@@ -344,10 +504,14 @@ class FrontDesk:
         except TableError as error:
             locale = locale_of(interaction)
             await self.answer(interaction, retranslate(str(error), locale), public=public)
-        except prompts.OutOfDate:
+        except prompts.InvalidChoice:
             await self.answer(
-                interaction, t("error.out_of_date", locale_of(interaction)), public=public
+                interaction, t("robust.invalid_choice", locale_of(interaction)), public=public
             )
+        except prompts.OutOfDate:
+            clicked = interaction.message.id if interaction.message is not None else None
+            text = await self.newest_board_text(control.table, locale_of(interaction), clicked)
+            await self.answer(interaction, text, public=public)
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
             log.exception("control %s failed", control)
@@ -375,6 +539,11 @@ class FrontDesk:
         user = interaction.user
         tid = control.table
         locale = locale_of(interaction)
+        if (await self.service.get(tid)).phase is not Phase.LOBBY:
+            # The lobby's buttons go when the game starts; one clicked later (a stale client,
+            # a crafted id) must not act on the game: "Leave" would give up a seat in play.
+            await reply_private(interaction, t("robust.lobby_closed", locale))
+            return
         if control.action == "join":
             effects = await self.service.join(tid, user.id, display_name(user))
             answer = t("lobby.joined", locale)

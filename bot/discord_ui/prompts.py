@@ -34,6 +34,32 @@ class OutOfDate(Exception):
     """The control was drawn for a turn that is over."""
 
 
+class InvalidChoice(Exception):
+    """The click names no choice on offer (a crafted custom_id or select value)."""
+
+
+def chosen_index(values: Sequence[str], *, first: int) -> int:
+    """The option a single-choice select sent: exactly one value, a number among the
+    select's options ``first`` to ``first + PAGE_SIZE - 1``; :class:`InvalidChoice` otherwise."""
+    if len(values) != 1:
+        raise InvalidChoice()
+    value = values[0]
+    if not (value.isascii() and value.isdigit()) or len(value) > 4:
+        raise InvalidChoice()
+    index = int(value)
+    if not first <= index < first + PAGE_SIZE:
+        raise InvalidChoice()
+    return index
+
+
+def first_option(control: ControlId) -> int:
+    """The index of the first option of a ``ms:<key>:<page>[:<first>]`` select (a select
+    drawn before selects came four to a page names only its page of 25)."""
+    if len(control.args) > 2:
+        return control.int_arg(2)
+    return control.int_arg(1) * PAGE_SIZE
+
+
 @dataclass(slots=True)
 class Prompt:
     """A private message to show: text, controls, and an image."""

@@ -212,11 +212,24 @@ async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Messa
     raise AssertionError("unreachable")
 
 
-class Publisher:
-    """Posts and edits the public messages of tables."""
+def board_link(table: TableRecord, message_id: int) -> str:
+    """The link that opens a board message of ``table`` in Discord."""
+    return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}/{message_id}"
 
-    def __init__(self, renderer: Renderer) -> None:
+
+class Publisher:
+    """Posts and edits the public messages of tables.
+
+    Delivery is durable: after posting a table's newest board the publisher tells the service
+    which version the thread received (:meth:`TableService.board_delivered`). A board that
+    could not be posted (Discord down longer than the retries, the process killed between the
+    commit and the post) is posted by :meth:`ensure_board`, which the front desk calls on every
+    retry tick, at start for every table of the process, and when someone clicks an old board.
+    """
+
+    def __init__(self, renderer: Renderer, service: Any = None) -> None:
         self.renderer = renderer
+        self.service = service
         self.bot: commands.Bot | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         #: The newest board message of each table (in memory; after a restart the thread's
@@ -224,6 +237,9 @@ class Publisher:
         self._last_board: dict[int, Any] = {}
         #: Tables whose thread history was searched for a board left by an earlier process.
         self._scanned: set[int] = set()
+        #: The newest version whose board this process posted, per table: a delivery that
+        #: lost the race to :meth:`ensure_board` (which posted its board already) only tells.
+        self._posted: dict[int, int] = {}
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that orders one table's messages."""
@@ -256,9 +272,14 @@ class Publisher:
             # turns in one delivery, and each image costs the bot's scarcest resource (CPU).
             # The earlier updates still tell their moves, in words.
             drawn = newest_drawable(boards)
+            # Its board is in the thread already (see ``_posted``): tell the moves only.
+            told = drawn is not None and boards[drawn].version <= self._posted.get(table.id, -1)
             for position, update in enumerate(boards):
                 await self._post_update(
-                    table, update, last=position == len(boards) - 1, draw=position == drawn
+                    table,
+                    update,
+                    last=position == len(boards) - 1 and not told,
+                    draw=position == drawn and not told,
                 )
             if lobby_changed:
                 await self.refresh_lobby(table)
@@ -282,14 +303,19 @@ class Publisher:
 
     async def _post_update(
         self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool = True
-    ) -> None:
-        """Post one update; with its board image only when ``draw`` (and it has a board)."""
+    ) -> int | None:
+        """Post one update; with its board image only when ``draw`` (and it has a board).
+
+        The ``last`` update of a delivery carries the controls and becomes the table's newest
+        board; return its message id (None without a thread).
+        """
         if table.thread_id is None:
-            return
+            return None
         thread = await self.channel(table.thread_id)
         locale = self.locale(table)
         turn, users = turn_line(table, update, locale) if last else ("", [])
-        text = "\n".join(part for part in (update_text(table, update, locale), turn) if part)
+        note = t("hint.board", locale) if last and table.hints and update.to_act else ""
+        text = "\n".join(p for p in (update_text(table, update, locale), turn, note) if p)
         files: list[discord.File] = []
         placements, controls = await self._placements(table, update, locale) if last else ({}, None)
         if draw and update.view is not None and drawable(update):
@@ -324,11 +350,25 @@ class Publisher:
         if view is not None:
             kwargs["view"] = view
         message = await send_with_retry(thread, kwargs)
-        if update.kind == "reminder":
-            return  # a reminder leaves the controls where they are
+        if update.kind == "reminder" or not last:
+            # A reminder, or the words of an update before the delivery's newest board, leaves
+            # the controls where they are (on the board they belong to until the newest comes).
+            return int(message.id)
+        self._posted[table.id] = max(update.version, self._posted.get(table.id, -1))
+        await self._record_board(table.id, update.version, message.id)
         await self._retire_previous_board(table.id, thread, keep=message.id)
         if view is not None:
             self._last_board[table.id] = thread.get_partial_message(message.id)
+        return int(message.id)
+
+    async def _record_board(self, table_id: int, version: int, message_id: int) -> None:
+        if self.service is None:
+            return
+        try:
+            await self.service.board_delivered(table_id, version, message_id)
+        except Exception:
+            # The board is in the thread; at worst it is posted once more later.
+            log.warning("could not record the board of table %s", table_id, exc_info=True)
 
     async def _placements(
         self, table: TableRecord, update: PublicUpdate, locale: str
@@ -357,14 +397,28 @@ class Publisher:
             return
         else:
             # First board of this table since the process started: the previous one was
-            # posted by an earlier process; find it in the thread's recent history.
+            # posted by an earlier process; find it in the thread's recent history, and the
+            # one recorded as the newest (older than that history when many lines followed).
             self._scanned.add(table_id)
             stale = await self._boards_with_controls(thread, keep)
+            recorded = await self._recorded_board(table_id)
+            if recorded not in (None, keep) and all(m.id != recorded for m in stale):
+                stale.append(thread.get_partial_message(recorded))
         for message in stale:
             try:
                 await message.edit(view=None)
             except discord.HTTPException:
                 log.info("could not remove the controls of an old board of table %s", table_id)
+
+    async def _recorded_board(self, table_id: int) -> int | None:
+        if self.service is None:
+            return None
+        try:
+            _version, message_id = await self.service.board_of(table_id)
+        except Exception:
+            log.info("could not read the recorded board of table %s", table_id, exc_info=True)
+            return None
+        return None if message_id is None else int(message_id)
 
     async def _boards_with_controls(self, thread: Any, keep: int) -> list[Any]:
         assert self.bot is not None
@@ -379,17 +433,70 @@ class Publisher:
             log.info("could not read the history of thread %s", thread.id)
         return found
 
-    async def repost_board(
-        self, table: TableRecord, view: Any, version: int, to_act: Sequence[int]
-    ) -> None:
-        """Post the current board again (``/table board``) with the controls."""
+    async def repost_board(self, table_id: int) -> int | None:
+        """Post the current board again (``/table board``) with the controls; its message id."""
+        async with self.lock(table_id):
+            return await self._post_current(table_id)
+
+    async def ensure_board(self, table_id: int) -> int | None:
+        """Post the current board if the thread has not received it yet; return the id of the
+        table's newest board message (None when it has none)."""
+        newest, behind = await self._board_state(table_id)
+        if not behind:
+            return newest  # the usual case: no need to wait for a delivery in progress
+        async with self.lock(table_id):
+            newest, behind = await self._board_state(table_id)  # that delivery may have done it
+            if not behind:
+                return newest
+            found = await self._unrecorded_board(table_id)
+            if found is not None:
+                return found
+            return await self._post_current(table_id)
+
+    async def _unrecorded_board(self, table_id: int) -> int | None:
+        """A board of the current version already in the thread (a process died after posting
+        it, before recording it): record it rather than post it twice. Its id, or None."""
+        table = await self.service.get(table_id)
+        if table.thread_id is None or table.phase is not Phase.PLAYING:
+            return None
+        thread = await self.channel(table.thread_id)
+        wanted = control_id(table.id, table.version, "")
+        for message in await self._boards_with_controls(thread, keep=0):
+            ids = [
+                getattr(c, "custom_id", None) for row in message.components for c in row.children
+            ]
+            if any(str(custom).startswith(wanted) for custom in ids):
+                self._posted[table_id] = table.version
+                await self._record_board(table_id, table.version, message.id)
+                if getattr(self._last_board.get(table_id), "id", None) != message.id:
+                    # Posted by an earlier process: the boards before it may keep controls.
+                    await self._retire_previous_board(table_id, thread, keep=message.id)
+                    self._last_board[table_id] = thread.get_partial_message(message.id)
+                return int(message.id)
+        return None
+
+    async def _board_state(self, table_id: int) -> tuple[int | None, bool]:
+        """The newest board's message id, and whether the thread lacks the current one."""
+        version, message_id = await self.service.board_of(table_id)
+        table = await self.service.get(table_id)
+        behind = (
+            version < table.version
+            and table.thread_id is not None
+            and table.phase in (Phase.PLAYING, Phase.FINISHED)
+        )
+        return message_id, behind
+
+    async def _post_current(self, table_id: int) -> int | None:
+        """Post the stored position as the table's newest board (call with the lock held)."""
+        table, view = await self.service.current_board(table_id)
         update = PublicUpdate(
             table_id=table.id,
             kind="board",
             text=t("board.caption", self.locale(table)),
-            version=version,
+            version=table.version,
             view=view,
-            to_act=tuple(to_act),
+            to_act=tuple((view or {}).get("to_act") or ()),
+            finished=table.phase is Phase.FINISHED,
+            winners=table.winners,
         )
-        async with self.lock(table.id):
-            await self._post_update(table, update, last=True)
+        return await self._post_update(table, update, last=True)

@@ -16,13 +16,17 @@ import discord
 
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     SELECTS_PER_PAGE,
+    InvalidChoice,
     OutOfDate,
     Prompt,
     choice_controls,
+    chosen_index,
     edit_prompt,
+    first_option,
     load_info,
     require_turn,
     send_prompt,
@@ -215,6 +219,7 @@ async def hand_prompt(
                     row=4,
                 )
             )
+    items += hint_buttons(info.table, info.to_act, 4, locale)
     if not hand:
         lines.append(t("race.no_cards", locale))
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
@@ -285,6 +290,9 @@ async def handle(
     """A click on a race-game control; the hand it was made on stays open afterwards."""
     action = control.action
     locale = locale_of(interaction)
+    if action == "hint":
+        await show_hint(desk, interaction, control.table, locale)  # the hand stays as it is
+        return
     if action == "hand":
         # Not strict: during an exchange every pick posts a new board, and the hand shown
         # from the previous one is still the same hand.
@@ -294,11 +302,15 @@ async def handle(
     else:
         try:
             shown = await _on_hand(desk, interaction, control, values, locale)
-        except (TableError, OutOfDate) as refusal:
-            # A refused click on the hand (an old turn, a card without a move) must not close
-            # the hand: it is shown again, up to date, with the reason on top.
-            text = t("error.out_of_date", locale) if isinstance(refusal, OutOfDate) else None
-            note = text or str(refusal)
+        except (TableError, OutOfDate, InvalidChoice) as refusal:
+            # A refused click on the hand (an old turn, a card without a move, a choice not on
+            # offer) must not close the hand: it is shown again, up to date, with the reason.
+            if isinstance(refusal, OutOfDate):
+                note = t("error.out_of_date", locale)
+            elif isinstance(refusal, InvalidChoice):
+                note = t("robust.invalid_choice", locale)
+            else:
+                note = str(refusal)
             shown = await _show_hand_again(desk, interaction, control, note, locale)
             if shown is None:
                 raise
@@ -343,11 +355,10 @@ async def _on_hand(
         elif action in ("mv", "ms"):
             require_turn(info)
             moves = choices(info, control.arg(0))
-            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
-            if action == "ms" and not values:
-                raise BadCustomId("a select without a value")
+            number = control.int_arg(1)  # a button's choice, or the page of a select
+            index = chosen_index(values, first=first_option(control)) if action == "ms" else number
             if not 0 <= index < len(moves):
-                raise OutOfDate()
+                raise InvalidChoice()
             return await play(desk, interaction, control, info, moves[index])
         elif action == "fold":
             require_turn(info)
@@ -357,7 +368,7 @@ async def _on_hand(
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
-        raise OutOfDate() from None
+        raise InvalidChoice() from None
     return shown
 
 

@@ -70,7 +70,8 @@ def teams_of(table: TableRecord) -> list[list[int]] | None:
 
 def options_line(table: TableRecord, locale: object = "en") -> str:
     """The table options in one line."""
-    return _options_line(table.players, table.options, table.turn_time, locale)
+    line = _options_line(table.players, table.options, table.turn_time, locale)
+    return f"{line} · {t('hint.options', locale)}" if table.hints else line
 
 
 PHASE_LINES = {

@@ -23,12 +23,16 @@ import discord
 
 from bot.discord_ui.components import button, select
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
+from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     SELECTS_PER_PAGE,
+    InvalidChoice,
     OutOfDate,
     Prompt,
+    chosen_index,
     edit_prompt,
+    first_option,
     load_info,
     option_selects,
     require_turn,
@@ -180,6 +184,7 @@ async def cells_prompt(
     if page < pages - 1:
         following = control_id(table, version, "cpg", page + 1)
         items.append(button(t("prompt.next", locale), following, row=1))
+    items += hint_buttons(info.table, info.to_act, 2, locale)
     tile = view.get("current_tile")
     text = t("tile.where", locale, tile=tile, count=len(order))
     file = await desk.renderer.placements(view, placements, locale=locale) if image else None
@@ -256,6 +261,9 @@ async def handle(
     """A click on a Carcassonne control."""
     action = control.action
     locale = locale_of(interaction)
+    if action == "hint":
+        await show_hint(desk, interaction, control.table, locale)
+        return
     if action == "tile":
         info = await load_info(desk, interaction, control, strict=True)
         require_turn(info)
@@ -266,11 +274,15 @@ async def handle(
         info = await load_info(desk, interaction, control, strict=True)
         require_turn(info)
         try:
+            if len(values) > 1:
+                raise InvalidChoice()
             value = values[0] if values else control.arg(1)  # a select, or the only button
             cell_text, _, rot_text = value.partition(".")
+            if not (cell_text.isascii() and cell_text.isdigit() and rot_text.isdigit()):
+                raise InvalidChoice()
             cell, rot = int(cell_text), int(rot_text)
         except (ValueError, BadCustomId):
-            raise OutOfDate() from None
+            raise InvalidChoice() from None
         await _figure_step(desk, interaction, control, info, cell, rot, public=True)
         return
     info = await load_info(desk, interaction, control, strict=False)
@@ -280,7 +292,10 @@ async def handle(
             prompt = await cells_prompt(desk, info, control.int_arg(0), image=False, locale=locale)
             await edit_prompt(interaction, prompt)
         elif action in ("cell", "cell2"):
-            index = int(values[0]) if action == "cell" and values else control.int_arg(0)
+            # ``cell`` is the select of a page of cells; ``cell2`` the Back button of a cell.
+            index = control.int_arg(0)
+            if action == "cell":
+                index = chosen_index(values, first=index * PAGE_SIZE)
             order = desk.renderer.order(placements_of(info))
             rotations = placements_of(info).get(order[index], []) if 0 <= index < len(order) else []
             if action == "cell" and len(rotations) == 1:
@@ -301,14 +316,15 @@ async def handle(
         elif action in ("mv", "ms"):
             # The figure phase of a placement made earlier (e.g. by an older bot version).
             moves = list(info.legal_moves)
-            index = int(values[0]) if action == "ms" and values else control.int_arg(1)
+            number = control.int_arg(1)  # a button's choice, or the page of a select
+            index = chosen_index(values, first=first_option(control)) if action == "ms" else number
             if not 0 <= index < len(moves):
-                raise OutOfDate()
+                raise InvalidChoice()
             await _act(desk, interaction, control, moves[index], moves[index])
         else:
             raise BadCustomId(action)
     except (BadCustomId, ValueError):
-        raise OutOfDate() from None
+        raise InvalidChoice() from None
 
 
 async def _figure_step(

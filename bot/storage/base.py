@@ -75,6 +75,20 @@ class Storage(Protocol):
         """Every table in play whose turn clock is running (for re-arming at start-up)."""
         ...
 
+    async def set_board(self, table_id: int, version: int, message_id: int | None) -> None:
+        """Record that the table's thread received its board for ``version`` as ``message_id``
+        (no version change; an older ``version`` than the one recorded is ignored)."""
+        ...
+
+    async def load_board(self, table_id: int) -> tuple[int, int | None] | None:
+        """The version of the newest board delivered and its message id, or None (no table)."""
+        ...
+
+    async def tables_without_board(self) -> list[TableRecord]:
+        """Every table in play or finished, with a thread, whose newest board was never
+        delivered (its version is ahead of the recorded board's)."""
+        ...
+
     async def save_snapshot(self, table_id: int, log_length: int, position: Any) -> None:
         """Keep ``position`` (JSON-able) as the state after the first ``log_length`` entries."""
         ...

@@ -70,6 +70,19 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    (
+        2,
+        (
+            # Which version of the table its thread last received as a board, and that
+            # board's message: a board that could not be posted (an outage, a crash between
+            # the commit and the post) is posted later by whichever process owns the table.
+            "ALTER TABLE tables ADD COLUMN board_version INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE tables ADD COLUMN board_message_id {big}",
+            # Tables stored before this migration are taken as delivered: re-posting every
+            # board of a large deployment at the first start would flood Discord.
+            "UPDATE tables SET board_version = version",
+        ),
+    ),
 )
 
 SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"

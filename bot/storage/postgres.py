@@ -14,11 +14,16 @@ import asyncpg
 
 from bot.storage import migrations
 from bot.storage.rows import (
+    BOARD_PHASES,
     INSERT_MOVE,
     INSERT_TABLE,
+    SELECT_BOARD,
     SELECT_MOVES,
     SELECT_TABLE,
+    SELECT_WITHOUT_BOARD,
+    SET_BOARD,
     UPDATE_TABLE,
+    board_from_row,
     entry_from_row,
     list_tables_query,
     move_values,
@@ -125,6 +130,19 @@ class PostgresStorage:
         """Tables in play with a running turn clock."""
         query = SELECT_TABLE + " WHERE deadline IS NOT NULL AND phase = $1 ORDER BY deadline"
         rows = await self.pool.fetch(query, str(Phase.PLAYING))
+        return [record_from_row(tuple(row.values())) for row in rows]
+
+    async def set_board(self, table_id: int, version: int, message_id: int | None) -> None:
+        """Record the newest board the table's thread received."""
+        await self.pool.execute(numbered(SET_BOARD), version, message_id, table_id, version)
+
+    async def load_board(self, table_id: int) -> tuple[int, int | None] | None:
+        """The newest delivered board's version and message id."""
+        return board_from_row(await self.pool.fetchrow(numbered(SELECT_BOARD), table_id))
+
+    async def tables_without_board(self) -> list[TableRecord]:
+        """Tables whose newest board was never delivered."""
+        rows = await self.pool.fetch(numbered(SELECT_WITHOUT_BOARD), *BOARD_PHASES)
         return [record_from_row(tuple(row.values())) for row in rows]
 
     async def save_snapshot(self, table_id: int, log_length: int, position: Any) -> None:

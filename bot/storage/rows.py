@@ -54,6 +54,24 @@ SELECT_MOVES = (
     "SELECT idx, kind, seat, text, version FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx"
 )
 ACTIVE_PHASES = (str(Phase.LOBBY), str(Phase.PLAYING))
+#: Phases whose thread shows the game's board (the last one stays after the end).
+BOARD_PHASES = (str(Phase.PLAYING), str(Phase.FINISHED))
+SET_BOARD = (
+    "UPDATE tables SET board_version = ?, board_message_id = ? WHERE id = ? AND board_version <= ?"
+)
+SELECT_BOARD = "SELECT board_version, board_message_id FROM tables WHERE id = ?"
+SELECT_WITHOUT_BOARD = (
+    SELECT_TABLE
+    + " WHERE phase IN (?, ?) AND thread_id IS NOT NULL AND board_version < version ORDER BY id"
+)
+
+
+def board_from_row(row: Sequence[Any] | None) -> tuple[int, int | None] | None:
+    """``(board_version, board_message_id)`` from a row of :data:`SELECT_BOARD`."""
+    if row is None:
+        return None
+    version, message = tuple(row)
+    return int(version), None if message is None else int(message)
 
 
 def list_tables_query(guild_id: int, channel_id: int | None, active: bool) -> tuple[str, list[Any]]:

@@ -12,11 +12,16 @@ import aiosqlite
 
 from bot.storage import migrations
 from bot.storage.rows import (
+    BOARD_PHASES,
     INSERT_MOVE,
     INSERT_TABLE,
+    SELECT_BOARD,
     SELECT_MOVES,
     SELECT_TABLE,
+    SELECT_WITHOUT_BOARD,
+    SET_BOARD,
     UPDATE_TABLE,
+    board_from_row,
     entry_from_row,
     list_tables_query,
     move_values,
@@ -163,6 +168,22 @@ class SqliteStorage:
         """Tables in play with a running turn clock."""
         query = SELECT_TABLE + " WHERE deadline IS NOT NULL AND phase = ? ORDER BY deadline"
         async with self._lock, self.db.execute(query, (str(Phase.PLAYING),)) as cursor:
+            rows = await cursor.fetchall()
+        return [record_from_row(tuple(row)) for row in rows]
+
+    async def set_board(self, table_id: int, version: int, message_id: int | None) -> None:
+        """Record the newest board the table's thread received."""
+        async with self._lock:
+            await self.db.execute(SET_BOARD, (version, message_id, table_id, version))
+
+    async def load_board(self, table_id: int) -> tuple[int, int | None] | None:
+        """The newest delivered board's version and message id."""
+        async with self._lock, self.db.execute(SELECT_BOARD, (table_id,)) as cursor:
+            return board_from_row(await cursor.fetchone())
+
+    async def tables_without_board(self) -> list[TableRecord]:
+        """Tables whose newest board was never delivered."""
+        async with self._lock, self.db.execute(SELECT_WITHOUT_BOARD, BOARD_PHASES) as cursor:
             rows = await cursor.fetchall()
         return [record_from_row(tuple(row)) for row in rows]
 

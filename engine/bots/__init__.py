@@ -13,7 +13,10 @@ Levels:
 * ``normal``: a one-move heuristic (:mod:`engine.bots.race_policy`,
   :mod:`engine.bots.carcassonne_policy`).
 * ``hard``: determinized Monte-Carlo search over the ``normal`` bot's best candidates, and
-  over every card of the hand for a Tock/Dog exchange pick (:mod:`engine.bots.search`).
+  over every card of the hand for a Tock/Dog exchange pick (:mod:`engine.bots.search`),
+  with fast playout policies in its rollouts (:mod:`engine.bots.fast`).
+
+:func:`engine.bots.hints.hint` gives a learner the ``hard`` choice with its reasons.
 """
 
 from __future__ import annotations
@@ -55,8 +58,9 @@ def choose_move(
     ``"hard"`` (anything else raises ``ValueError``). The answer fits the phase of the view:
     an exchange pick ``G:c``, a whole card play (a whole 7), the next segment of a pending
     7, a whole Carcassonne turn ``"<tile> x,y@rot action"``, or a figure action in phase
-    ``figure``. ``hard`` searches for at most ``time_budget`` seconds and, if given, at
-    most ``iterations`` sampled worlds (deterministic for a seed when the cap is reached
+    ``figure``. ``hard`` searches for at most ``time_budget`` seconds of CPU time (and at
+    most three times that on the wall clock) and, if given, at most ``iterations`` sampled
+    worlds (deterministic for a seed when the cap is reached
     first). Raises ``ValueError`` if the viewer owes no decision.
     """
     check_level(level)

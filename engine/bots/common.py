@@ -34,21 +34,36 @@ def rng_for(seed: int, *parts: int) -> random.Random:
     return random.Random(sub_seed(seed, *parts))
 
 
+#: A search stops at this many times its CPU budget in wall-clock time even if it got less
+#: CPU than that (a loaded machine): the player waits at most this much longer.
+WALL_FACTOR = 3.0
+
+
 @dataclass
 class Budget:
-    """How much a search may do: an iteration cap and a wall-clock upper bound.
+    """How much a search may do: an iteration cap and a CPU-time upper bound.
 
+    The clock is the CPU time of the searching thread (:func:`time.thread_time`), so a bot
+    thinks as well on a busy machine as on an idle one (other threads and processes do not
+    eat its budget); the wall clock still stops it at :data:`WALL_FACTOR` times the budget.
     With a cap, a search that finishes within the time is deterministic for its seed; the
-    clock only ever cuts a search short (so a slow machine plays weaker, never illegally).
+    clocks only ever cut a search short (so a slow machine plays weaker, never illegally).
     """
 
     seconds: float
     iterations: int | None = None
-    started: float = field(default_factory=time.perf_counter)
+    started: float = field(default_factory=time.thread_time)
+    wall_started: float = field(default_factory=time.perf_counter)
+
+    def spent(self) -> float:
+        """CPU seconds this search has used so far."""
+        return time.thread_time() - self.started
 
     def time_left(self, reserve: float = 0.0) -> bool:
-        """Whether more than ``reserve`` seconds of the wall-clock budget are left."""
-        return time.perf_counter() - self.started + reserve < self.seconds
+        """Whether more than ``reserve`` seconds of the budget are left (CPU and wall)."""
+        if time.perf_counter() - self.wall_started >= WALL_FACTOR * self.seconds:
+            return False
+        return self.spent() + reserve < self.seconds
 
     def allows(self, done: int) -> bool:
         """Whether iteration number ``done`` (0-based) may run."""

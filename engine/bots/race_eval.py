@@ -37,6 +37,9 @@ class Geometry:
     forward_hit: tuple[float, ...]
     backward_hit: float
     bring_out_hit: float
+    #: chance that an enemy pawn ``d`` ring steps behind (``d`` in 0 … ring - 1) does not
+    #: hit a pawn with its next card, forwards or with a 4 backwards (guards ignored)
+    miss: tuple[float, ...]
 
 
 @lru_cache(maxsize=32)
@@ -58,6 +61,11 @@ def geometry(cfg: Config) -> Geometry:
         if d <= 7:
             chance += 0.25
         hits.append(min(chance, 0.6))
+    backward = 0.3 if dog else 0.25
+    miss = [1.0] * ring
+    for d in range(1, 14):
+        miss[d] *= 1.0 - hits[d]
+    miss[ring - 4] *= 1.0 - backward
     return Geometry(
         ring=ring,
         start=cfg.start,
@@ -66,8 +74,9 @@ def geometry(cfg: Config) -> Geometry:
         dog=dog,
         braendi=cfg.braendi,
         forward_hit=tuple(hits),
-        backward_hit=0.3 if dog else 0.25,
+        backward_hit=backward,
         bring_out_hit=0.45 if dog else 0.4,
+        miss=tuple(miss),
     )
 
 

@@ -2,8 +2,9 @@
 
 One iteration draws a *world*: a full state consistent with the bot's view
 (``sample_state(view, seed_i)``: other hands, draw pile or tile bag filled at random). In
-that world every candidate move is played, then the game is rolled out with the ``normal``
-policy for every seat and the position is evaluated:
+that world every candidate move is played, then the game is rolled out with the fast
+playout policies of :mod:`engine.bots.fast` (``normal``'s judgement at a fraction of its
+cost, so several times more worlds fit in the budget) and the position is evaluated:
 
 * Tock and Dog: the other seats answer, the bot plays its next turn too (so a move that
   sets up the next card of its hand is seen), the others answer again; the rollout stops
@@ -30,6 +31,7 @@ segment search already looks at every completion.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -38,7 +40,8 @@ import engine.carcassonne as carc
 from engine.bots import carcassonne_eval, race_eval
 from engine.bots.carcassonne_eval import Memo, TileOdds
 from engine.bots.carcassonne_policy import Choice, normal_choice, scored_choices
-from engine.bots.common import Budget, sub_seed
+from engine.bots.common import Budget, rng_for, sub_seed
+from engine.bots.fast import fast_choice, fast_move
 from engine.bots.race_policy import normal_move, scored_moves
 from engine.carcassonne.state import State as CarcState
 from engine.race.api import RaceGame
@@ -141,9 +144,9 @@ def _search(count: int, budget: Budget, play: Callable[[int, int], float]) -> in
             average = spent / rollouts if rollouts else 0.0
             if not budget.time_left(reserve=average):
                 break
-            started = time.perf_counter()
+            started = time.thread_time()
             found.append(play(world, i))
-            spent += time.perf_counter() - started
+            spent += time.thread_time() - started
             rollouts += 1
         if len(found) < len(alive):
             break  # a world cut short would compare candidates on different worlds
@@ -209,7 +212,7 @@ def _race_rollout(
             if own >= own_turns:
                 break
             own += 1
-        state = game.apply(state, normal_move(game, state, actor), actor)
+        state = game.apply(state, fast_move(game, state, actor), actor)
     return race_eval.evaluate(state, seat)
 
 
@@ -229,18 +232,22 @@ def carcassonne_move(view: Mapping[str, Any], seat: int, seed: int, budget: Budg
             worlds.clear()
             worlds[world] = carc.sample_state(view, sub_seed(seed, 1, world))
         after = carc.apply(worlds[world], choices[i])
-        return _carc_rollout(after, seat, to_end)
+        # The same replies' sample for every candidate of a world (common random numbers).
+        return _carc_rollout(after, seat, to_end, rng_for(seed, 2, world))
 
     to_end = state.tiles_left() <= CARC_ENDGAME_TILES
 
     return choices[_search(len(choices), budget, play)]
 
 
-def _carc_rollout(state: CarcState, seat: int, to_end: bool = False) -> float:
-    """Let the others take their turns with ``normal``; evaluate at ``seat``'s next draw.
+def _carc_rollout(
+    state: CarcState, seat: int, to_end: bool = False, rng: random.Random | None = None
+) -> float:
+    """Let the others take their turns; evaluate at ``seat``'s next draw.
 
-    With ``to_end`` everyone (``seat`` too) plays on with ``normal`` to the end of the game
-    and the final score margin is the result.
+    The others play the fast policy (:func:`~engine.bots.fast.fast_choice`, a sample of
+    placements drawn with ``rng``), or ``normal`` without ``rng``. With ``to_end`` everyone
+    (``seat`` too) plays on to the end of the game and the final score margin is the result.
     """
     plies = state.tiles_left() * state.players + MAX_PLIES if to_end else MAX_PLIES
     for _ in range(plies):
@@ -248,7 +255,9 @@ def _carc_rollout(state: CarcState, seat: int, to_end: bool = False) -> float:
             break
         if state.to_act == seat and not to_end:
             break
-        state = carc.apply(state, normal_choice(state, state.to_act))
+        actor = state.to_act
+        choice = normal_choice(state, actor) if rng is None else fast_choice(state, actor, rng)
+        state = carc.apply(state, choice)
     if state.phase == "finished":
         # The margin, not the +-WIN of ``evaluate``: a few worlds of win/loss swings would
         # hide every difference between candidates; a win still counts a little extra.

@@ -341,10 +341,11 @@ class RaceGame:
             if rank != "J":
                 raise IllegalMove(f"{rank} cannot swap pawns")
             a_text, b_text = action.split("<>")
-            for a, b in ((a_text, b_text), (b_text, a_text)):
-                alt = legal.get(f"{prefix}:{a}<>{b}")
-                if alt is not None:
-                    return alt
+            # As written only: the first location holds the moved colour's pawn (N-5.2); a
+            # reversed swap describes no legal move (N-6.6).
+            alt = legal.get(f"{prefix}:{a_text}<>{b_text}")
+            if alt is not None:
+                return alt
             a, b = parse_loc(a_text), parse_loc(b_text)
             occ = state.occupancy()
             if a is not None and b is not None and occ.get(a) == colour and occ.get(b) == colour:
@@ -461,8 +462,10 @@ class RaceGame:
             return flow.auto_pick(state, seat, events)
         if state.phase == "play" and state.turn == seat:
             if state.seven is not None:
-                state = flow.cut_seven(state, events)
-                return state
+                # C-13.6: the seat to act loses its guard at once, also in the middle of a 7
+                # (whose remaining steps C-13.5 then drops).
+                state = state.evolve(guards=state.guards - {seat})
+                return flow.cut_seven(state, events)
             return flow.begin_turn(state)
         return state
 

@@ -63,19 +63,26 @@ def normal_options(game: str, given: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(out.items()))
 
 
+#: ``teams`` absent from a position: the game's default layout.
+_DEFAULT_TEAMS = object()
+
+
 def _teams(game: str, players: int, given: Any) -> tuple[tuple[int, ...], ...] | None:
     allowed: list[tuple[tuple[int, ...], ...] | None]
     if game == "dog":
         allowed = [TEAMS_4 if players == 4 else TEAMS_6]
-        if given is None:
+        if given is _DEFAULT_TEAMS:
             return allowed[0]
+        if given is None:
+            # An explicit null is a layout of its own (no teams), which Dog never has.
+            raise _bad("a Dog position has its default teams, not null (N-3.4 rule 2)")
     else:
         allowed = [None]
         if players == 4:
             allowed.append(TEAMS_4)
         if players == 6:
             allowed.append(TEAMS_6)
-        if given is None:
+        if given is None or given is _DEFAULT_TEAMS:
             return None
     if not isinstance(given, list) or not all(
         isinstance(t, list) and all(type(x) is int for x in t) for t in given
@@ -129,7 +136,7 @@ def load(data: dict[str, Any], expected_game: str) -> State:
     seats = default_seats(game, players)
     if "seats" in data and data["seats"] != list(seats):
         raise _bad(f"seats must be {list(seats)} (N-3.1)")
-    teams = _teams(game, players, data.get("teams"))
+    teams = _teams(game, players, data.get("teams", _DEFAULT_TEAMS))
     cfg = make_config(game, players, options, teams)
     positions = cfg.positions
 

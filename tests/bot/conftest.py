@@ -351,6 +351,17 @@ def require_postgres() -> bool:
     return os.environ.get("POEPPEL_REQUIRE_POSTGRES") == "1"
 
 
+async def postgres_or_skip() -> tuple[str, str]:
+    """A fresh database as (url, name) for :func:`drop_postgres_database`; without a server
+    the test is skipped with a reason (or fails, when ``POEPPEL_REQUIRE_POSTGRES=1``)."""
+    created = await postgres_database()
+    if created is None:
+        if require_postgres():
+            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
+        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
+    return created
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def any_storage(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIterator[Storage]:
     """Each storage back end in turn (PostgreSQL skipped with a reason if unreachable)."""
@@ -359,12 +370,7 @@ async def any_storage(request: pytest.FixtureRequest, tmp_path: Any) -> AsyncIte
         yield store
         await store.close()
         return
-    created = await postgres_database()
-    if created is None:
-        if require_postgres():
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("no PostgreSQL server at 127.0.0.1:5432")
-    url, name = created
+    url, name = await postgres_or_skip()
     store = await open_storage(url)
     try:
         yield store

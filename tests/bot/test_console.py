@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import parse_option_values
+from bot.console import parse_option_values, typed_move
 from engine.protocol import OptionSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,3 +157,13 @@ def test_option_values_are_typed_by_their_spec() -> None:
         parse_option_values(["river=maybe"], specs)
     with pytest.raises(ValueError, match="NAME=VALUE"):
         parse_option_values(["river"], specs)
+
+
+def test_a_jack_swap_typed_the_other_way_round_is_read_as_the_swap_meant() -> None:
+    # The engine refuses J:r40<>r30 as written (N-5.2, N-6.6); the console, reading what a
+    # person typed, turns it into the legal swap of the same two pawns.
+    legal = ["J:r30<>r40", "5:r30-r35"]
+    assert typed_move("J:r40<>r30", legal) == "J:r30<>r40"
+    assert typed_move("J:r30<>r40", legal) == "J:r30<>r40"
+    assert typed_move("J:r40<>r31", legal) == "J:r40<>r31", "no legal swap: left as typed"
+    assert typed_move("5:r30-r35", legal) == "5:r30-r35"

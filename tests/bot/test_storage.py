@@ -123,3 +123,73 @@ def test_database_urls_choose_the_back_end() -> None:
     assert type(make_storage("postgresql://u@h/db")).__name__ == "PostgresStorage"
     with pytest.raises(ValueError, match="unsupported DATABASE_URL"):
         make_storage("mysql://nope")
+
+
+async def test_the_board_a_thread_received_is_recorded(any_storage: Storage) -> None:
+    playing = await any_storage.create_table(_record(phase=Phase.PLAYING, version=5))
+    await any_storage.create_table(_record(phase=Phase.PLAYING, version=3))  # no thread
+    lobby = await any_storage.create_table(_record(phase=Phase.LOBBY, version=3))
+    for table_id in (playing, lobby):
+        await any_storage.set_thread(table_id, 2**61 + table_id)
+    # A new table in play has had no board yet; a lobby shows none, nor a table without thread.
+    assert await any_storage.load_board(playing) == (0, None)
+    assert [t.id for t in await any_storage.tables_without_board()] == [playing]
+    await any_storage.set_board(playing, 5, 2**62 + 1)
+    assert await any_storage.load_board(playing) == (5, 2**62 + 1)
+    assert await any_storage.tables_without_board() == []
+    await any_storage.set_board(playing, 4, 7)  # an older board, recorded late: ignored
+    assert await any_storage.load_board(playing) == (5, 2**62 + 1)
+    # The game moves on (a commit) and its board has not been posted yet.
+    record = await any_storage.load_table(playing)
+    assert record is not None
+    assert await any_storage.commit(record.with_changes(version=6), 5)
+    assert [t.id for t in await any_storage.tables_without_board()] == [playing]
+    assert await any_storage.load_board(playing + 1000) is None
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+async def test_the_migration_takes_existing_tables_as_delivered(
+    backend: str, tmp_path: Path
+) -> None:
+    from bot.storage import migrations
+    from bot.storage.rows import INSERT_TABLE, numbered, table_values
+    from tests.bot.conftest import drop_postgres_database, postgres_or_skip
+
+    first = MIGRATIONS[0]
+    row = table_values(_record(phase=Phase.PLAYING, version=9, thread_id=77))
+    if backend == "sqlite":
+        import sqlite3
+
+        url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+        conn = sqlite3.connect(tmp_path / "old.sqlite3")
+        conn.execute(migrations.SCHEMA_VERSION_TABLE)
+        for statement in first[1]:
+            conn.execute(migrations.render(statement, migrations.SQLITE))
+        conn.execute("INSERT INTO schema_version (version) VALUES (1)")
+        conn.execute(INSERT_TABLE, row)
+        conn.commit()
+        conn.close()
+        name = None
+    else:
+        import asyncpg
+
+        url, name = await postgres_or_skip()
+        pg = await asyncpg.connect(url)
+        await pg.execute(migrations.SCHEMA_VERSION_TABLE)
+        for statement in first[1]:
+            await pg.execute(migrations.render(statement, migrations.POSTGRES))
+        await pg.execute("INSERT INTO schema_version (version) VALUES (1)")
+        await pg.execute(numbered(INSERT_TABLE), *row)
+        await pg.close()
+    store = await open_storage(url)  # migrates the schema of the previous release
+    try:
+        (table,) = await store.list_tables(1)
+        assert table.version == 9
+        assert await store.load_board(table.id) == (9, None)
+        assert await store.tables_without_board() == [], "no flood of boards after an upgrade"
+    finally:
+        await store.close()
+        if name is not None:
+            await drop_postgres_database(name)

@@ -67,6 +67,20 @@ def test_dog_c_13_6_guard_dropped_at_once_when_the_seat_to_act_leaves() -> None:
     assert pos["pawns"]["0"] == ["r0", "k0", "k0", "k0"]
 
 
+def test_dog_c_13_6_guard_dropped_at_once_when_the_seat_leaves_in_the_middle_of_a_7() -> None:
+    # Red is to act with a pending 7 (one pawn moved, the guarded one still on its start).
+    state = load(
+        pawns={"0": ["r0*", "r13"]},
+        hands={"0": ["2"], "1": ["3"]},
+        seven={"card": "7", "colour": 0, "left": 4, "moved": ["r13"]},
+        turn=0,
+    )
+    pos = dog.to_position(dog.leave(state, 0))
+    assert pos["seven"] is None, "the 7 is cut short (C-13.5)"
+    assert pos["turn"] == 1
+    assert pos["pawns"]["0"] == ["r0", "r13", "k0", "k0"], "the guard ends at once"
+
+
 def test_dog_c_13_6_guard_dropped_when_the_left_seats_turn_begins() -> None:
     state = load(pawns={"0": ["r10"], "1": ["r16*"]}, hands={"0": ["2"], "1": ["3"]}, turn=0)
     state = dog.leave(state, 1)

@@ -243,6 +243,18 @@ def test_dog_n_3_4_invalid_positions_are_rejected(case: str, fields: dict[str, A
     assert str(info.value), case
 
 
+def test_dog_n_3_4_rule_2_explicit_null_teams_is_refused() -> None:
+    # Dog has exactly its default teams; ``null`` (no teams) is another layout, not "default".
+    for players in (4, 6):
+        with pytest.raises(InvalidPosition, match=r"N-3\.4 rule 2"):
+            dog.from_position(position(players=players, teams=None, hands={"0": ["2"]}))
+    # Leaving the field out still means the default.
+    assert dog.to_position(dog.from_position(position(hands={"0": ["2"]})))["teams"] == [
+        [0, 2],
+        [1, 3],
+    ]
+
+
 def test_dog_n_3_4_six_player_board_allows_r95() -> None:
     pos = dog.to_position(
         dog.from_position(position(players=6, pawns={"0": ["r95"]}, hands={"0": ["2"]}))

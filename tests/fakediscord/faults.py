@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import math
 from dataclasses import dataclass, field
@@ -21,6 +22,9 @@ class Fault:
     status: int
     body: dict[str, Any] | str
     headers: dict[str, str] = field(default_factory=dict)
+    #: When set, the request hangs until the event is set, then gets the error (a Discord
+    #: that stalls: lets a test kill the bot while it waits for its post).
+    hold: asyncio.Event | None = None
 
     def matches(self, method: str, path: str) -> bool:
         """Whether this fault applies to a request."""

@@ -110,6 +110,8 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     fault = fake.faults.take(method, path)
     if fault is not None:
         fake.requests.append(RequestRecord(method, path, fault.status))
+        if fault.hold is not None:
+            await fault.hold.wait()
         if isinstance(fault.body, str):
             return web.Response(
                 status=fault.status,

@@ -22,7 +22,7 @@ from bot.bots import random_chooser
 from bot.clock import FakeClock
 from bot.discord_ui.app import create_bot, open_service
 from bot.discord_ui.client import BotConfig
-from bot.discord_ui.frontdesk import FrontDesk
+from bot.discord_ui.frontdesk import RETRY_INTERVAL, FrontDesk
 from bot.discord_ui.rendering import Renderer
 from tests.fakediscord.models import Channel, Guild, Message
 from tests.fakediscord.scripting import InteractionResult, ScriptedUser
@@ -47,6 +47,8 @@ class World:
     _stack: contextlib.AsyncExitStack | None = None
     seeds: list[int] = field(default_factory=list)
     bot_brain: Any = random_chooser
+    #: Seconds between the bot's looks for boards it could not post (its retry ticks).
+    retry_interval: float = RETRY_INTERVAL
 
     async def start_bot(self) -> None:
         """Open the service on the database and connect a new bot to the fake."""
@@ -60,6 +62,7 @@ class World:
             )
         )
         desk.seeds = self.seeds
+        desk.retry_interval = self.retry_interval
         await desk.service.start()  # the turn clock
         stack.push_async_callback(desk.service.stop)
         bot = create_bot(

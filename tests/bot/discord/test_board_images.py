@@ -79,11 +79,11 @@ async def alice_plays_once(
     for message in act[:-1]:
         assert not message.components
         assert message.content.strip("\u200b").strip(), "an earlier update says nothing"
-    # The newest board carries the controls (the tile's placements), and names alice.
-    menus = selects(newest)
-    assert menus
-    assert all(":put:" in m["custom_id"] for m in menus)
-    assert not newest.buttons
+    # The newest board carries the controls (the tile's placements: selects, or one button
+    # when the tile fits only one way), and names alice.
+    controls = [m["custom_id"] for m in selects(newest)] + [b["custom_id"] for b in newest.buttons]
+    assert controls
+    assert all(":put:" in custom_id for custom_id in controls), controls
     assert f"<@{world.alice.id}>" in newest.content
     return act, table_id
 

@@ -50,3 +50,12 @@ def test_non_numeric_argument_is_refused() -> None:
 def test_ids_stay_within_discords_limit() -> None:
     longest = control_id(2**63 - 1, 999_999_999, "fig", 999, 270, 99)
     assert len(longest) <= MAX_CUSTOM_ID
+
+
+def test_a_parsed_id_longer_than_discord_allows_still_prints() -> None:
+    # Discord never sends more than 100 characters, but a crafted id is only parsed, and
+    # logging it (or naming it in a refusal) must not raise.
+    parsed = parse_control_id(_rest(f"t:{2**63 - 1}:v:999999999:hand:{'a' * 40}:{'b' * 40}"))
+    assert len(str(parsed)) > MAX_CUSTOM_ID
+    with pytest.raises(ValueError, match="too long"):
+        control_id(1, 1, "mv", "a" * 40, "b" * 40, "c" * 40)
