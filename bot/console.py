@@ -11,31 +11,57 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import os
+import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
-from i18n import t
+from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
+from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
+from i18n.message import list_words, say
 
 GAMES = ("tock", "dog", "carcassonne")
 #: The guild and channel ids of terminal tables (a Discord id is never this small).
 LOCAL_GUILD = 0
 LOCAL_CHANNEL = 0
 DEFAULT_DB = "poeppel-play.sqlite3"
-#: The terminal speaks English (its other words are English too).
-CONSOLE_LOCALE = "en"
+
+
+def options_help() -> str:
+    """Every game's options with their values and defaults, for ``poeppel play --help``."""
+    from engine import get_game
+
+    lines = ["game options (NAME=VALUE after the game):"]
+    for game in GAMES:
+        lines.append(f"  {game}:")
+        for spec in get_game(game).OPTIONS:
+            if spec.choices is not None:
+                values = "|".join(str(c).lower() for c in spec.choices)
+            elif isinstance(spec.default, bool):
+                values = "true|false"
+            else:
+                values = type(spec.default).__name__
+            default = str(spec.default).lower() if isinstance(spec.default, bool) else spec.default
+            about = f" — {spec.description}" if spec.description else ""
+            lines.append(f"    {spec.name}={values} (default {default}){about}")
+    return "\n".join(lines)
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the arguments of ``poeppel play`` to ``parser``."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = options_help()
     parser.add_argument("game", nargs="?", choices=GAMES, help="the game to play")
     parser.add_argument(
         "options",
@@ -59,17 +85,39 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, help="folder for the board images")
     parser.add_argument("--open", action="store_true", help="show each board image")
     parser.add_argument("--no-images", action="store_true", help="do not draw the boards")
-    parser.add_argument("--resume", type=int, default=None, metavar="TABLE_ID")
+    parser.add_argument(
+        "--resume",
+        type=int,
+        default=None,
+        metavar="TABLE_ID",
+        help="continue a saved table (not with --db :memory:, which keeps nothing)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--lang",
+        choices=LOCALES,
+        default=None,
+        help="language of the messages (default: from LANG, else English)",
+    )
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Run ``poeppel play``; return the process exit code."""
+    """Run ``poeppel play``; return the process exit code.
+
+    The first Ctrl-C stops at once; the game is saved with every move made, and the message
+    says the command that continues it.
+    """
     console = Console(highlight=False)
+    playing: dict[str, int] = {}
     try:
-        return asyncio.run(_play(args, console, input))
+        return asyncio.run(_play(args, console, input, playing))
     except KeyboardInterrupt:
-        console.print("\n[yellow]Stopped.[/] The game is saved; continue it with --resume.")
+        locale = terminal_locale(args)
+        console.print()
+        if "table" in playing:
+            _saved_message(console, playing["table"], locale, args.db)
+        else:
+            console.print(escape(t("console.stopped", locale)))
         return 130
 
 
@@ -130,20 +178,72 @@ class _Images:
             return None
         path = self.out / f"table{table_id}-v{update.version:05d}.png"
         path.write_bytes(png)
+        self._open(path)
+        return path
+
+    def _open(self, path: Path) -> None:
         if self.open_them and self.viewer:
             subprocess.Popen(
                 [self.viewer, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
-        return path
+
+    def choices(
+        self, table_id: int, view: Mapping[str, Any], legal: Sequence[str], locale: str
+    ) -> list[Path]:
+        """Carcassonne: the board with the legal cells numbered (placing), or the placed tile
+        with its figure spots lettered (the figure step), as the Discord prompts show them."""
+        if self.render is None or self.out is None or view.get("game") != "carcassonne":
+            return []
+        try:
+            renderer: Any = importlib.import_module("renderer")
+            if view.get("phase") == "place":
+                png = renderer.render_placements(view, placements_of(legal), locale=locale)
+                path = self.out / f"table{table_id}-cells.png"
+            elif view.get("phase") == "figure":
+                x, y = (view.get("last_tiles") or {})[str(view.get("viewer"))]
+                placed = next(b for b in view["board"] if b["x"] == x and b["y"] == y)
+                spots = list(dict.fromkeys(m.partition(":")[2] for m in legal if ":" in m))
+                png = renderer.render_figure_spots(
+                    view, x, y, placed["rot"], placed["tile"], spots, locale=locale
+                )
+                path = self.out / f"table{table_id}-spots.png"
+            else:
+                return []
+        except Exception as error:  # a drawing bug must not end the game
+            self.console.print(f"[red]{escape(str(error))}[/]")
+            return []
+        path.write_bytes(png)
+        self._open(path)
+        return [path]
 
 
-async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str], str]) -> int:
+def placements_of(legal: Sequence[str]) -> dict[tuple[int, int], list[int]]:
+    """Carcassonne's legal placements ``x,y@rot`` as cell -> rotations."""
+    cells: dict[tuple[int, int], list[int]] = {}
+    for move in legal:
+        cell, at, rot = move.partition("@")
+        if at:
+            x, _, y = cell.partition(",")
+            cells.setdefault((int(x), int(y)), []).append(int(rot))
+    return cells
+
+
+async def _play(
+    args: argparse.Namespace,
+    console: Console,
+    ask: Callable[[str], str],
+    playing: dict[str, int] | None = None,
+) -> int:
     from bot.bots import engine_chooser
     from bot.storage import open_storage
     from bot.tables import TableService
 
+    locale = terminal_locale(args)
     if args.resume is None and args.game is None:
-        console.print("[red]Say which game to play:[/] tock, dog or carcassonne.")
+        console.print(f"[red]{escape(t('console.which_game', locale))}[/]")
+        return 2
+    if args.resume is not None and args.db == ":memory:":
+        console.print(f"[red]{escape(t('console.resume_memory', locale))}[/]")
         return 2
     db = args.db if args.db == ":memory:" else f"sqlite:///{args.db}"
     storage = await open_storage(db)
@@ -152,26 +252,37 @@ async def _play(args: argparse.Namespace, console: Console, ask: Callable[[str],
     )
     images = _Images(args.out, args.open, console, enabled=not args.no_images)
     if images.render is None and not args.quiet and not args.no_images:
-        console.print("[dim]No board images: the renderer cannot draw boards yet.[/]")
+        console.print(f"[dim]{escape(t('console.no_images', locale))}[/]")
     try:
         if args.resume is not None:
             try:
                 table = await service.get(args.resume)
             except TableError as error:
-                console.print(f"[red]{error}[/] (looked in {args.db})")
+                said = t("console.looked_in", locale, error=error.text(locale), db=args.db)
+                console.print(f"[red]{escape(said)}[/]")
                 return 1
             if table.phase != Phase.PLAYING:
-                console.print(f"[red]Table {table.id} is {table.phase}; nothing to resume.[/]")
+                said = t(f"error.phase.{table.phase}", locale)
+                console.print(f"[red]{escape(said)}[/]")
                 return 1
-            console.print(f"Resuming table {table.id} ({table.game}).")
+            said = t(
+                "console.resuming", locale, table=table.id, game=t(f"game.{table.game}", locale)
+            )
+            console.print(escape(said))
             table_id = table.id
+            use_game_terms(table.game)
         else:
+            use_game_terms(args.game)
             created, effects = await _new_table(service, args, console)
             if created is None:
                 return 2
             table_id = created.id
-            _show(console, images, effects, args.quiet)
-        return await _loop(service, table_id, console, images, ask, args.quiet)
+            _show(console, images, effects, args.quiet, terminal_locale(args))
+        if playing is not None:
+            playing["table"] = table_id
+        return await _loop(
+            service, table_id, console, images, ask, args.quiet, terminal_locale(args), args.db
+        )
     finally:
         await storage.close()
 
@@ -183,12 +294,13 @@ async def _new_table(
     players = args.players or (4 if 4 in module.PLAYER_COUNTS else min(module.PLAYER_COUNTS))
     bots = players - 1 if args.bots is None else args.bots
     if not 0 <= bots <= players:
-        console.print(f"[red]--bots must be between 0 and {players}.[/]")
+        said = t("console.bots_range", terminal_locale(args), count=players)
+        console.print(f"[red]{escape(said)}[/]")
         return None, None
     try:
         options = parse_option_values(args.options, module.OPTIONS)
     except ValueError as error:
-        console.print(f"[red]{error}[/]")
+        console.print(f"[red]{escape(str(error))}[/]")
         return None, None
     humans = players - bots
     try:
@@ -197,7 +309,7 @@ async def _new_table(
             LOCAL_CHANNEL,
             args.game,
             1,
-            "Player 1",
+            t("seat.player", terminal_locale(args), number=1),
             players=players,
             options=options,
             seed=args.seed,
@@ -205,21 +317,48 @@ async def _new_table(
         )
         table_id = created.table.id
         for person in range(2, humans + 1):
-            await service.join(table_id, person, f"Player {person}")
+            name = t("seat.player", terminal_locale(args), number=person)
+            await service.join(table_id, person, name)
         for _ in range(bots):
             await service.add_bot(table_id, 1, args.bot_level)
         effects = await service.start_game(table_id, 1)
     except TableError as error:
-        console.print(f"[red]{error}[/]")
+        console.print(f"[red]{escape(error.text(terminal_locale(args)))}[/]")
         return None, None
-    console.print(
-        f"Table [bold]{table_id}[/] ({args.game}, seed {effects.table.seed}) is saved in "
-        f"{args.db}; continue it later with --resume {table_id}."
-    )
+    locale = terminal_locale(args)
+    game = t(f"game.{args.game}", locale)
+    if args.db == ":memory:":
+        said = t("console.table_memory", locale, table=table_id, game=game, seed=effects.table.seed)
+    else:
+        said = t(
+            "console.table_saved",
+            locale,
+            table=table_id,
+            game=game,
+            seed=effects.table.seed,
+            db=args.db,
+        )
+    console.print(escape(said))
+    you = [s for s in effects.table.seats if s.is_human]
+    if len(you) == 1:
+        console.print(
+            escape(
+                t("console.you_play", locale, who=_seat_label(effects.table, you[0].index, locale))
+            )
+        )
     return effects.table, effects
 
 
-def _show(console: Console, images: _Images, effects: Effects | None, quiet: bool) -> None:
+def terminal_locale(args: argparse.Namespace) -> str:
+    """The language of ``poeppel play``: ``--lang``, else the terminal's ``LANG``."""
+    if getattr(args, "lang", None):
+        return str(args.lang)
+    return normalise_locale(os.environ.get("LANG", "").split(".", 1)[0] or None)
+
+
+def _show(
+    console: Console, images: _Images, effects: Effects | None, quiet: bool, locale: str
+) -> None:
     if effects is None:
         return
     for update in effects.public:
@@ -227,32 +366,108 @@ def _show(console: Console, images: _Images, effects: Effects | None, quiet: boo
         if quiet and not update.finished:
             continue
         style = "bold green" if update.finished else ("yellow" if update.actor is None else "")
-        line = f"[{style}]{update.text}[/]" if style else update.text
+        said = escape(update.message.text(locale))
+        line = f"[{style}]{said}[/]" if style else said
         if path is not None:
             line += f"  [dim]{path}[/]"
         console.print(line, markup=True)
 
 
-def _seat_label(table: TableRecord, seat: int) -> str:
-    for s in table.seats:
-        if s.index == seat:
-            return f"{s.name} (seat {seat})"
-    return f"seat {seat}"
+def _seat_label(table: TableRecord, seat: int, locale: str = "en") -> str:
+    """``anna (seat 1, Red)``: who sits where, in the words and colours of the board."""
+    name = str(say(table.seat_label(seat), locale))
+    position = sorted(s.index for s in table.seats).index(seat) + 1
+    game = table.game
+    return t(
+        "console.seat", locale, name=name, seat=position, colour=colour_word(seat, locale, game)
+    )
 
 
-def _summary(view: Mapping[str, Any]) -> str:
-    """A one-line public state for the terminal."""
-    parts = []
-    if "scores" in view:
-        parts.append("scores " + " ".join(str(s) for s in view["scores"]))
+def status_words(view: Mapping[str, Any], table: TableRecord, locale: str) -> list[str]:
+    """The public state in words, one line per seat (race) or scores and pile (Carcassonne)."""
+    lines = []
     if "pawns" in view:
-        pawns = view["pawns"]
-        parts.append("pawns " + "  ".join(f"{k}:{','.join(v)}" for k, v in pawns.items()))
-    if "tiles_left" in view:
-        parts.append(f"tiles left {view['tiles_left']}")
-    if view.get("current_tile"):
-        parts.append(f"tile {view['current_tile']}")
-    return " | ".join(parts)
+        for seat_text, locations in (view.get("pawns") or {}).items():
+            seat = int(seat_text)
+            kennel = sum(1 for loc in locations if str(loc).startswith("k"))
+            home = sum(1 for loc in locations if str(loc).startswith("h"))
+            track = len(locations) - kennel - home
+            lines.append(
+                t(
+                    "console.pawns",
+                    locale,
+                    who=_seat_label(table, seat, locale),
+                    kennel=kennel,
+                    track=track,
+                    home=home,
+                )
+            )
+    elif "scores" in view:
+        scores = [
+            t("console.score", locale, who=str(say(table.seat_label(seat), locale)), count=points)
+            for seat, points in zip(view.get("seats") or [], view["scores"], strict=False)
+        ]
+        lines.append(t("console.scores", locale, scores=list_words(scores, locale)))
+        if view.get("tiles_left") is not None:
+            lines.append(t("img.tiles_left", locale, count=int(view["tiles_left"])))
+    return lines
+
+
+def poeppel_command() -> str:
+    """How to call ``poeppel`` from the current folder: the bare name when it is on PATH,
+    else the script beside this interpreter (``.venv/bin/poeppel``), else ``python -m``."""
+    if shutil.which("poeppel"):
+        return "poeppel"
+    script = Path(sys.executable).with_name("poeppel")
+    if script.exists():
+        try:
+            return os.path.relpath(script)
+        except ValueError:  # another drive (Windows)
+            return str(script)
+    return f"{sys.executable} -m bot.cli"
+
+
+_CARD = r"(?:10|[2-9AJQKX])"
+_LOC = r"(?:r\d+|h\d\.\d|k\d)"
+
+
+def normalise_move(game: str, text: str, legal: Sequence[str]) -> str:
+    """What a person typed, in the engine's strict notation when it can be read as one of
+    ``legal``: any case, spaces for the separators, a swap's operands in either order
+    (``8 r27 r35`` -> ``8:r27-r35``, ``j:R42<>r66`` -> ``J:r42<>r66``)."""
+    typed = " ".join(text.split())
+    if typed in legal:
+        return typed
+    by_fold = {move.casefold(): move for move in legal}
+    for candidate in _spellings(game, typed):
+        found = by_fold.get(candidate.casefold())
+        if found is not None:
+            return found
+    return typed
+
+
+def _spellings(game: str, typed: str) -> list[str]:
+    if game == "carcassonne":
+        parts = typed.split()
+        if parts and "@" not in parts[0] and ":" not in parts[0] and parts[0] != "none":
+            parts[0] = parts[0].upper()  # the tile id
+        return [" ".join(parts), typed.replace(" ", "")]
+    compact = re.sub(r"\s*([:<>=,-])\s*", r"\1", typed).replace("< >", "<>")
+    candidates = [compact]
+    words = typed.replace(":", " ").split()
+    if len(words) >= 2 and re.fullmatch(_CARD + r"(?:=" + _CARD + ")?", words[0], re.I):
+        rest = words[1:]
+        if len(rest) == 2 and all(re.fullmatch(_LOC, w, re.I) for w in rest):
+            candidates.append(f"{words[0]}:{rest[0]}-{rest[1]}")
+            candidates.append(f"{words[0]}:{rest[0]}<>{rest[1]}")
+        elif len(rest) == 1:
+            candidates.append(f"{words[0]}:{rest[0]}")
+    for candidate in list(candidates):
+        card, sep, action = candidate.partition(":")
+        if sep and "<>" in action:
+            first, _, second = action.partition("<>")
+            candidates.append(f"{card}:{second}<>{first}")
+    return candidates
 
 
 async def _loop(
@@ -262,13 +477,15 @@ async def _loop(
     images: _Images,
     ask: Callable[[str], str],
     quiet: bool,
+    locale: str = "en",
+    db: str | None = None,
 ) -> int:
     """Ask each person for their decisions until the game ends."""
     last_person: int | None = None
     while True:
         table = await service.get(table_id)
         if table.phase != Phase.PLAYING:
-            return _finish(console, table)
+            return _finish(console, table, locale)
         people = [s for s in table.seats if s.is_human]
         owing = None
         for seat in people:
@@ -278,92 +495,124 @@ async def _loop(
                 owing = (seat, info)
                 break
         if owing is None:
-            console.print("[red]Nobody can move; the table is stuck.[/]")
+            console.print(f"[red]{escape(t('console.stuck', locale))}[/]")
             return 1
         seat, info = owing
         assert seat.user_id is not None
         if len(people) > 1 and last_person != seat.user_id:
+            # Hot seat: the last person's hand must not stay on the screen for the next one.
+            console.clear()
             try:
-                ask(f"\n{_seat_label(table, seat.index)}, press Enter (others look away) ")
+                ask(
+                    t("console.hand_over", locale, who=_seat_label(table, seat.index, locale)) + " "
+                )
             except EOFError:
-                return _saved(console, table)
+                return _saved(console, table, locale, db)
         last_person = seat.user_id
-        _prompt_table(console, table, info)
+        _prompt_table(console, table, info, locale, images)
         try:
-            answer = ask("Your move (number or notation, log, q to stop): ").strip()
+            answer = ask(t("console.ask", locale) + " ").strip()
         except EOFError:
-            return _saved(console, table)
+            return _saved(console, table, locale, db)
         if answer.lower() in ("q", "quit", "exit"):
-            return _saved(console, table)
+            return _saved(console, table, locale, db)
         if answer.lower() == "log":
-            await _print_history(console, service, table_id, seat.user_id)
+            await _print_history(console, service, table_id, seat.user_id, locale)
             continue
-        move = typed_move(answer, info.legal_moves)
+        move = normalise_move(table.game, answer, info.legal_moves)
         if answer.isdigit():
             number = int(answer)
             if not 1 <= number <= len(info.legal_moves):
-                console.print(f"[red]Choose a number from 1 to {len(info.legal_moves)}.[/]")
+                said = t("console.choose_number", locale, count=len(info.legal_moves))
+                console.print(f"[red]{escape(said)}[/]")
                 continue
             move = info.legal_moves[number - 1]
         try:
             effects = await service.act(table_id, seat.user_id, move, info.table.version)
         except TableError as error:
-            console.print(f"[red]{error}[/]")
+            console.print(f"[red]{escape(error.text(locale))}[/]")
             continue
-        _show(console, images, effects, quiet)
+        _show(console, images, effects, quiet, locale)
 
 
-def typed_move(text: str, legal: Sequence[str]) -> str:
-    """A move typed in notation, as the person meant it: a Jack swap written the other way
-    round (``J:r40<>r30``) is the legal swap of the same two pawns. The engine reads a swap
-    only as written (N-5.2: the moved colour's pawn first); a person need not know that."""
-    card, colon, action = text.partition(":")
-    first, swap, second = action.partition("<>")
-    if colon and swap and text not in legal:
-        flipped = f"{card}:{second}<>{first}"
-        if flipped in legal:
-            return flipped
-    return text
-
-
-async def _print_history(console: Console, service: Any, table_id: int, user_id: int) -> None:
+async def _print_history(
+    console: Console, service: Any, table_id: int, user_id: int, locale: str
+) -> None:
     """The table's moves as this seat may see them (the service keeps others' picks secret)."""
     table, history = await service.history(table_id, user_id)
-    console.print(t("desk.log_title", CONSOLE_LOCALE, table=table.id), markup=False)
+    console.print(t("desk.log_title", locale, table=table.id), markup=False)
     for entry in history:
-        who = _seat_label(table, entry.seat) if entry.seat is not None else ""
-        console.print(history_line(entry, who, CONSOLE_LOCALE), markup=False)
+        who = _seat_label(table, entry.seat, locale) if entry.seat is not None else ""
+        console.print(history_line(entry, who, locale), markup=False)
     if not history:
-        console.print(t("desk.log_empty", CONSOLE_LOCALE), markup=False)
+        console.print(t("desk.log_empty", locale), markup=False)
 
 
-def _prompt_table(console: Console, table: TableRecord, info: Any) -> None:
+def _prompt_table(
+    console: Console, table: TableRecord, info: Any, locale: str, images: _Images | None = None
+) -> None:
     view = info.view or {}
-    console.print(f"\n[bold]{_seat_label(table, info.seat)}[/], your decision.")
-    summary = _summary(view)
-    if summary:
-        console.print(f"[dim]{summary}[/]")
+    who = _seat_label(table, info.seat, locale)
+    console.print(f"\n[bold]{escape(t('console.your_decision', locale, who=who))}[/]")
+    for line in status_words(view, table, locale):
+        console.print(f"[dim]{escape(line)}[/]")
     if view.get("hand") is not None:
-        console.print("Your hand: [bold]" + " ".join(str(c) for c in view["hand"]) + "[/]")
+        cards = [str(say(card_word(str(c)), locale)) for c in view["hand"]]
+        console.print(escape(t("console.hand", locale, cards=", ".join(cards))))
+    if table.game == "carcassonne" and view.get("current_tile"):
+        words = tile_words(str(view["current_tile"])).text(locale)
+        console.print(escape(t("console.tile", locale, tile=words)))
+        if images is not None:
+            for path in images.choices(table.id, view, info.legal_moves, locale):
+                console.print(f"[dim]{escape(t('console.image', locale, path=str(path)))}[/]")
     moves = Table(show_header=True, header_style="bold", box=None)
     moves.add_column("#", justify="right")
-    moves.add_column("move")
-    moves.add_column("meaning", style="dim")
+    moves.add_column(t("console.column.meaning", locale))
+    moves.add_column(t("console.column.notation", locale), style="dim")
+    cells = _cell_numbers(table.game, info.legal_moves)
     for number, text in enumerate(info.legal_moves, start=1):
-        label = info.labels[number - 1] if number <= len(info.labels) else ""
-        moves.add_row(str(number), text, "" if label == text else label)
+        label = info.labels[number - 1].text(locale) if number <= len(info.labels) else text
+        cell, at, rot = text.partition("@")
+        if at and cell in cells:  # the number the placement image shows for that cell
+            label = t("console.cell", locale, number=cells[cell], rot=rot)
+        moves.add_row(str(number), escape(label), escape(text))
     console.print(moves)
 
 
-def _finish(console: Console, table: TableRecord) -> int:
+def _cell_numbers(game: str, legal: Sequence[str]) -> dict[str, int]:
+    """``"x,y"`` -> the number of that cell on the placement image (Carcassonne)."""
+    if game != "carcassonne":
+        return {}
+    try:
+        from renderer.carcassonne.choices import placement_order
+    except ImportError:  # no renderer: the cells are said by their place
+        return {}
+    order = placement_order(placements_of(legal))
+    return {f"{x},{y}": number for number, (x, y) in enumerate(order, start=1)}
+
+
+def _finish(console: Console, table: TableRecord, locale: str = "en") -> int:
     if table.phase == Phase.FINISHED:
-        names = ", ".join(_seat_label(table, w) for w in table.winners)
-        console.print(f"[bold green]Game over.[/] Winner: {names}.")
+        names = list_words([_seat_label(table, w, locale) for w in table.winners], locale)
+        said = t("console.game_over", locale, names=names, count=len(table.winners))
+        console.print(f"[bold green]{escape(said)}[/]")
         return 0
-    console.print(f"The table is {table.phase}.")
+    console.print(escape(t(f"error.phase.{table.phase}", locale)))
     return 1
 
 
-def _saved(console: Console, table: TableRecord) -> int:
-    console.print(f"\nSaved. Continue with: poeppel play --resume {table.id}")
+def _saved(console: Console, table: TableRecord, locale: str = "en", db: str | None = None) -> int:
+    console.print()
+    _saved_message(console, table.id, locale, db)
     return 0
+
+
+def _saved_message(console: Console, table_id: int, locale: str, db: str | None) -> None:
+    """Where the game is and the command that continues it (none for ``--db :memory:``)."""
+    if db == ":memory:":
+        console.print(escape(t("console.not_saved", locale)))
+        return
+    command = f"{poeppel_command()} play --resume {table_id}"
+    if db is not None and db != DEFAULT_DB:
+        command += f" --db {db}"
+    console.print(escape(t("console.saved", locale, table=table_id, command=command)))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.table_model import TableRecord
+from i18n.message import Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,15 +31,17 @@ class PublicUpdate:
 
     ``kind``: ``"created"``, ``"lobby"`` (seats changed), ``"started"``, ``"action"`` (a move,
     an automatic action or a leave), ``"reminder"``, ``"finished"``, ``"abandoned"``.
-    ``text`` says what happened in words. ``view`` is the spectator view to render (``None`` in
-    the lobby), ``to_act`` the seats that owe a decision now, ``version`` the table version
-    after this update (buttons carry it). ``actor`` is the seat that acted, if any; ``move`` the
-    public move text (``None`` when the move is secret, e.g. an exchange pick).
+    ``message`` says what happened, as catalogue keys and parameters: a front end says it in
+    its reader's language (``update.message.text(locale)``). ``view`` is the spectator view
+    to render (``None`` in the lobby), ``to_act`` the seats that owe a decision now,
+    ``version`` the table version after this update (buttons carry it). ``actor`` is the seat
+    that acted, if any; ``move`` the public move text (``None`` when the move is secret, e.g.
+    an exchange pick).
     """
 
     table_id: int
     kind: str
-    text: str
+    message: Said
     version: int
     view: Mapping[str, Any] | None = None
     to_act: tuple[int, ...] = ()
@@ -54,16 +57,17 @@ class PrivateUpdate:
     """Something only ``user_id`` (sitting at ``seat``) may see.
 
     ``kind``: ``"your_turn"`` (a decision is owed: ``legal_moves`` lists it), ``"hand"`` (the
-    hand changed, e.g. a new deal), ``"received"`` (the card a partner passed; ``text`` names
-    it), ``"reminder"`` (half the turn time is gone), ``"timeout"`` (the engine acted for you).
-    ``view`` is ``view(state, seat)``.
+    hand changed, e.g. a new deal), ``"received"`` (the card a partner passed; ``message``
+    names it), ``"reminder"`` (half the turn time is gone), ``"timeout"`` (the engine acted for
+    you). ``message`` is what to tell, in keys (see :class:`PublicUpdate`); ``view`` is
+    ``view(state, seat)``.
     """
 
     table_id: int
     user_id: int
     seat: int
     kind: str
-    text: str
+    message: Said
     version: int
     view: Mapping[str, Any] | None = None
     legal_moves: tuple[str, ...] = ()
@@ -97,9 +101,9 @@ class PrivateInfo:
     view: Mapping[str, Any] | None
     legal_moves: tuple[str, ...] = ()
     to_act: bool = False
-    #: Words for each legal move, in the same order (the engine's ``describe_move``, if it has
-    #: one; otherwise the move text itself) for buttons and menus.
-    labels: tuple[str, ...] = ()
+    #: Words for each legal move, in the same order, as messages (with the move's effects:
+    #: captures, a ban), for buttons, menus and the console.
+    labels: tuple[Said, ...] = ()
     #: While a split 7 can be started: the first segments the engine accepts, per card
     #: (``{"7": ["7:r0-r3", ...]}``); empty when the game has no such thing.
     seven_starts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

@@ -161,7 +161,7 @@ class TableCore:
         try:
             return self.load_game(game)
         except (ValueError, ModuleNotFoundError):
-            raise InvalidTableOptions(f"There is no game called {game!r}.") from None
+            raise InvalidTableOptions("error.no_game", game=game) from None
 
     def _game(self, live: LiveTable) -> Any:
         return self.load_game(live.record.game)
@@ -175,12 +175,12 @@ class TableCore:
         stored_version = await self.storage.load_version(table_id)
         if stored_version is None:
             self._live.pop(table_id, None)
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         if live is not None and live.record.version == stored_version:
             return live
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         live = LiveTable(record, stored_version=record.version)
         if record.phase != Phase.LOBBY and record.extra.get("started_version") is not None:
             tail, live.state = await self._replay(record)
@@ -234,11 +234,14 @@ class TableCore:
                 return module.apply(state, move), text
         try:
             parsed = module.parse_move(state, text)
-            if parsed not in legal and module.seats_to_act(state) != frozenset({seat}):
-                raise IllegalMove(f"{text} is not a legal move for you now.")
+        except IllegalMove:
+            raise IllegalMoveError("error.illegal", move=text) from None
+        if parsed not in legal and module.seats_to_act(state) != frozenset({seat}):
+            raise IllegalMoveError("error.illegal_for_you", move=text)
+        try:
             return module.apply(state, parsed), str(parsed)
-        except IllegalMove as error:
-            raise IllegalMoveError(str(error) or f"{text} is not a legal move.") from None
+        except IllegalMove:
+            raise IllegalMoveError("error.illegal", move=text) from None
 
     def _stage(
         self, live: LiveTable, record: TableRecord, entries: list[LogEntry], state: Any
@@ -306,13 +309,9 @@ class TableCore:
                 self._live.pop(table_id, None)
 
     @staticmethod
-    def _require_phase(record: TableRecord, phase: Phase, what: str) -> TableRecord:
+    def _require_phase(record: TableRecord, phase: Phase) -> TableRecord:
+        """``record`` if it is in ``phase``; else refuse, saying where the table is (the
+        person knows what they asked for)."""
         if record.phase != phase:
-            where = {
-                Phase.LOBBY: "still in its lobby",
-                Phase.PLAYING: "already being played",
-                Phase.FINISHED: "finished",
-                Phase.ABANDONED: "abandoned",
-            }[record.phase]
-            raise WrongPhase(f"You cannot {what} now: this table is {where}.")
+            raise WrongPhase(f"error.phase.{record.phase}")
         return record

@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.table_model import NotSeated, NotYourTurn, Phase, TableError
 from bot.table_updates import UpdatesMixin
-from i18n.catalog import t
 
 
 class HintsOff(TableError):
@@ -49,17 +48,17 @@ class HintsMixin(UpdatesMixin):
             live = await self._load(table_id)
             record = live.record
             if not record.hints:
-                raise HintsOff(t("error.hints_off", "en"))
+                raise HintsOff("error.hints_off")
             seat = record.seat_of(user_id)
             if seat is None or seat.left:
-                raise NotSeated(t("error.hint_spectator", "en"))
+                raise NotSeated("error.hint_spectator")
             module = self._game(live)
             if (
                 record.phase is not Phase.PLAYING
                 or live.state is None
                 or seat.index not in module.seats_to_act(live.state)
             ):
-                raise NotYourTurn(t("error.hint_not_your_turn", "en"))
+                raise NotYourTurn("error.hint_not_your_turn")
             view = dict(module.view(live.state, seat.index))
             seed = (record.seed * 1_000_003 + record.version * 7919 + seat.index) % (1 << 63)
         from engine.bots.hints import hint

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_core import Conflict, LiveTable
@@ -31,6 +31,38 @@ from bot.table_model import (
     game_title,
 )
 from bot.table_updates import UpdatesMixin
+from i18n.message import Said, joined, msg
+
+if TYPE_CHECKING:
+    from engine.protocol import InvalidOptions
+
+
+def _numbers(values: Sequence[int]) -> list[str]:
+    """Allowed numbers for a sentence (``2, 3 and 4``)."""
+    return [str(v) for v in values]
+
+
+def option_error(error: InvalidOptions) -> InvalidTableOptions:
+    """The engine's refusal of an option, as a keyed error naming the option and value."""
+    if error.option is None:
+        return InvalidTableOptions("error.options_invalid")
+    if error.unknown:
+        return InvalidTableOptions(
+            "error.option_unknown", option=error.option, known=list(error.choices or ())
+        )
+    if error.players is not None:
+        return InvalidTableOptions(
+            "error.option_players", option=error.option, value=error.value, count=error.players
+        )
+    choices = error.choices
+    if choices is None:
+        return InvalidTableOptions("error.option_bad", option=error.option, value=error.value)
+    return InvalidTableOptions(
+        "error.option_value",
+        option=error.option,
+        value=error.value,
+        allowed=[str(c) for c in choices],
+    )
 
 
 class LobbyMixin(UpdatesMixin):
@@ -69,9 +101,11 @@ class LobbyMixin(UpdatesMixin):
         if players is None:
             players = max((c for c in counts if c <= 4), default=min(counts))
         if players not in counts:
-            allowed = ", ".join(str(c) for c in counts)
             raise InvalidTableOptions(
-                f"{game_title(game)} is played by {allowed} players, not {players}."
+                "error.wrong_player_count",
+                game=game_title(game),
+                allowed=_numbers(counts),
+                count=players,
             )
         from engine.protocol import InvalidOptions, validate_options
 
@@ -80,14 +114,11 @@ class LobbyMixin(UpdatesMixin):
             # Some options only fit some player counts (a 2v2 needs 4 players): ask the engine.
             module.new_game(players, checked, 0)
         except InvalidOptions as error:
-            raise InvalidTableOptions(f"Invalid option: {error}") from None
+            raise option_error(error) from None
         if turn_time not in TURN_TIMES:
-            allowed = ", ".join(str(t) for t in TURN_TIMES)
-            raise InvalidTableOptions(f"turn time must be one of {allowed} seconds (0 = off).")
+            raise InvalidTableOptions("error.turn_time", allowed=_numbers(TURN_TIMES))
         if absent_policy not in ABSENT_POLICIES:
-            raise InvalidTableOptions(
-                f"absent-player policy must be one of {', '.join(ABSENT_POLICIES)}."
-            )
+            raise InvalidTableOptions("error.absent_policy", allowed=list(ABSENT_POLICIES))
         self._check_bot_level(bot_level)
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
@@ -115,7 +146,7 @@ class LobbyMixin(UpdatesMixin):
         table_id = await self.storage.create_table(record)
         record = record.with_changes(id=table_id)
         self._live[table_id] = LiveTable(record, stored_version=record.version)
-        text = f"{host_name} opened a {game_title(game)} table for {players} players."
+        text = msg("table.opened", host=host_name, game=game_title(game), count=players)
         return Effects(record, [self._lobby_update(record, "created", text)])
 
     async def join(
@@ -129,14 +160,14 @@ class LobbyMixin(UpdatesMixin):
     ) -> Effects:
         """Take a free seat (a chosen ``seat`` position, or any free seat of ``team``)."""
         async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY, "join")
+            record = self._require_phase(live.record, Phase.LOBBY)
             if record.seat_of(user_id) is not None:
-                raise AlreadySeated("You already have a seat at this table.")
+                raise AlreadySeated()
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
             seats[index] = Seat(index, user_id=user_id, name=name)
             record = await self._commit_lobby(live, seats)
-            text = f"{name} joined (seat {index + 1})."
+            text = msg("table.joined", name=name, seat=index + 1)
             return Effects(record, [self._lobby_update(record, "lobby", text)])
 
     async def add_bot(
@@ -153,27 +184,27 @@ class LobbyMixin(UpdatesMixin):
         if level is not None:
             self._check_bot_level(level)
         async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY, "add a bot")
+            record = self._require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
             level = level or bot_level_of(record)
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
-            seats[index] = Seat(index, name=f"Bot {index + 1} ({level})", bot_level=level)
+            seats[index] = Seat(index, bot_level=level, bot_number=index + 1)
             record = await self._commit_lobby(live, seats)
-            text = f"A {level} bot took seat {index + 1}."
+            text = msg("table.bot_joined", level=msg(f"bot_level.{level}"), seat=index + 1)
             return Effects(record, [self._lobby_update(record, "lobby", text)])
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> Effects:
         """The host frees the bot seat at position ``seat``."""
         async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY, "remove a bot")
+            record = self._require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
             if not 0 <= seat < len(record.seats) or not record.seats[seat].is_bot:
-                raise BadSeat(f"Seat {seat + 1} is not a bot seat.")
+                raise BadSeat("error.not_bot_seat", seat=seat + 1)
             seats = list(record.seats)
             seats[seat] = Seat(seat)
             record = await self._commit_lobby(live, seats)
-            text = f"The bot left seat {seat + 1}."
+            text = msg("table.bot_left", seat=seat + 1)
             return Effects(record, [self._lobby_update(record, "lobby", text)])
 
     async def leave(self, table_id: int, user_id: int) -> Effects:
@@ -187,7 +218,7 @@ class LobbyMixin(UpdatesMixin):
         async with self._session(table_id) as live:
             self._require_host(live.record, user_id)
             if target_user_id == user_id:
-                raise BadSeat("You cannot kick yourself; use leave.")
+                raise BadSeat("error.kick_self")
             return await self._remove_person(live, target_user_id, kicked=True)
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> TableRecord:
@@ -203,10 +234,10 @@ class LobbyMixin(UpdatesMixin):
         async with self._session(table_id) as live:
             record = live.record
             if not record.active:
-                raise WrongPhase("This table is already over.")
+                raise WrongPhase("error.table_over")
             if user_id != record.host_id and not can_manage:
-                raise NotHost("Only the host or a moderator can abandon this table.")
-            return await self._abandon(live, "The table was abandoned.")
+                raise NotHost("error.abandon_not_host")
+            return await self._abandon(live, msg("desk.abandoned"))
 
     async def start_game(self, table_id: int, user_id: int) -> Effects:
         """The host starts the game with the seated players and bots.
@@ -215,29 +246,28 @@ class LobbyMixin(UpdatesMixin):
         the seats taken if that number of players is allowed.
         """
         async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY, "start")
+            record = self._require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
             module = self.load_game(record.game)
             taken = [s for s in record.seats if s.user_id is not None or s.is_bot]
             players = len(taken)
             if players < len(record.seats) and self._lobby_teams(record) is not None:
-                raise CannotStart(
-                    f"All {len(record.seats)} seats must be taken in a team game "
-                    f"({players} are); add bots to fill them."
-                )
+                raise CannotStart("error.team_seats", seats=len(record.seats), count=players)
             if players not in module.PLAYER_COUNTS:
-                allowed = ", ".join(str(c) for c in module.PLAYER_COUNTS)
                 raise CannotStart(
-                    f"{game_title(record.game)} needs {allowed} players; {players} are seated."
+                    "error.needs_players",
+                    game=game_title(record.game),
+                    allowed=_numbers(module.PLAYER_COUNTS),
+                    count=players,
                 )
             if self.require_person and not any(s.user_id is not None for s in taken):
-                raise CannotStart("At least one person must play.")
+                raise CannotStart("error.needs_person")
             from engine.protocol import InvalidOptions
 
             try:
                 state = module.new_game(players, record.options, record.seed)
             except InvalidOptions as error:
-                raise CannotStart(f"These options do not fit {players} players: {error}") from None
+                raise option_error(error) from None
             engine_seats = list(module.view(state, None)["seats"])
             seats = tuple(
                 Seat(
@@ -245,6 +275,7 @@ class LobbyMixin(UpdatesMixin):
                     user_id=s.user_id,
                     name=s.name,
                     bot_level=s.bot_level,
+                    bot_number=s.bot_number,
                 )
                 for i, s in enumerate(taken)
             )
@@ -263,7 +294,7 @@ class LobbyMixin(UpdatesMixin):
                 PublicUpdate(
                     table_id,
                     "started",
-                    f"The game of {game_title(record.game)} begins.",
+                    msg("table.begins", game=game_title(record.game)),
                     new.version,
                     view,
                     tuple(view["to_act"]),
@@ -279,33 +310,29 @@ class LobbyMixin(UpdatesMixin):
         record = live.record
         seat = record.seat_of(user_id)
         if not record.active:
-            raise WrongPhase("This table is already over.")
+            raise WrongPhase("error.table_over")
         if seat is None or seat.left:
-            raise NotSeated(
-                "That person has no seat at this table."
-                if kicked
-                else "You have no seat at this table."
-            )
-        verb = "was removed from" if kicked else "left"
-        if timed_out:
-            verb = "ran out of time too often and left"
+            raise NotSeated("error.person_no_seat" if kicked else "error.you_no_seat")
+        # How the person went: removed by the host, left, or left after too many timeouts.
+        how = "removed" if kicked else ("timed_out" if timed_out else "left")
+        name = seat.label
         if record.phase == Phase.LOBBY:
             seats = list(record.seats)
             seats[seat.index] = Seat(seat.index)
             people = [s for s in seats if s.user_id is not None]
             if not people:
-                return await self._abandon(live, f"{seat.name} {verb} and the table is empty.")
+                return await self._abandon(live, msg(f"table.{how}_empty", name=name))
             host = record.host_id
-            text = f"{seat.name} {verb} the table."
+            text = msg(f"table.{how}", name=name)
             if host == user_id:
                 host = people[0].user_id or host
-                text += f" {people[0].name} is the host now."
+                text = joined([text, msg("table.new_host", name=people[0].label)])
             record = await self._commit_lobby(live, seats, host_id=host)
             return Effects(record, [self._lobby_update(record, "lobby", text)])
         # In play: hand the seat to the engine (auto) or to a bot.
         remaining = [s for s in record.seats if s.is_human and s.user_id != user_id]
         if not remaining:
-            return await self._abandon(live, f"{seat.name} {verb} and no person is left playing.")
+            return await self._abandon(live, msg(f"table.{how}_no_person", name=name))
         effects = Effects(record)
         seats = list(record.seats)
         position = seats.index(seat)
@@ -315,22 +342,22 @@ class LobbyMixin(UpdatesMixin):
         if record.absent_policy == "bot":
             seats[position] = Seat(
                 seat.index,
-                name=f"{seat.name} (bot)",
+                name=seat.name,
                 bot_level=bot_level_of(record),
                 former_user_id=user_id,
             )
             entry = LogEntry(record.log_length, LogKind.BOT, seat.index, "", version)
             state = live.state
-            text = f"{seat.name} {verb} the game; a bot plays their seat now."
+            text = msg(f"table.{how}_bot", name=name)
         else:
             seats[position] = Seat(seat.index, name=seat.name, left=True, former_user_id=user_id)
             entry = LogEntry(record.log_length, LogKind.LEAVE, seat.index, "", version)
             state = module.leave(live.state, seat.index)
-            text = f"{seat.name} {verb} the game; their seat plays automatically now."
+            text = msg(f"table.{how}_auto", name=name)
         host = record.host_id
         if host == user_id:
             host = remaining[0].user_id or host
-            text += f" {remaining[0].name} is the host now."
+            text = joined([text, msg("table.new_host", name=remaining[0].label)])
         new = self._after_action(
             record.with_changes(seats=tuple(seats), host_id=host), module, state, version, before
         )
@@ -355,7 +382,7 @@ class LobbyMixin(UpdatesMixin):
         await self._follow_up(live, effects)
         return effects
 
-    async def _abandon(self, live: LiveTable, text: str) -> Effects:
+    async def _abandon(self, live: LiveTable, text: Said) -> Effects:
         record = live.record.with_changes(
             phase=Phase.ABANDONED, version=live.record.version + 1, deadline=None, reminded=False
         )
@@ -373,18 +400,20 @@ class LobbyMixin(UpdatesMixin):
             await self._write(live, record, [], None)
         except Conflict:
             self._live.pop(record.id, None)
-            raise TableError("The table changed at the same moment; please try again.") from None
+            raise TableError("error.conflict") from None
         return live.record
 
     @staticmethod
     def _check_bot_level(level: str) -> None:
         if level not in BOT_LEVELS:
-            raise InvalidTableOptions(f"bot level must be one of {', '.join(BOT_LEVELS)}.")
+            raise InvalidTableOptions(
+                "error.bot_level", allowed=[msg(f"bot_level.{b}") for b in BOT_LEVELS]
+            )
 
     @staticmethod
     def _require_host(record: TableRecord, user_id: int) -> None:
         if user_id != record.host_id:
-            raise NotHost("Only the host of this table can do that.")
+            raise NotHost("error.not_host")
 
     def _lobby_teams(self, record: TableRecord) -> list[list[int]] | None:
         """Teams as lobby positions, from a trial game (``None`` if the game has none)."""
@@ -403,19 +432,19 @@ class LobbyMixin(UpdatesMixin):
         free = [s.index for s in record.seats if s.user_id is None and not s.is_bot]
         if seat is not None:
             if not 0 <= seat < len(record.seats):
-                raise BadSeat(f"There is no seat {seat + 1}; seats are 1 to {len(record.seats)}.")
+                raise BadSeat("error.no_seat", seat=seat + 1, count=len(record.seats))
             if seat not in free:
-                raise TableFull(f"Seat {seat + 1} is taken.")
+                raise TableFull("error.seat_taken", seat=seat + 1)
             return seat
         if team is not None:
             teams = self._lobby_teams(record)
             if teams is None:
-                raise BadSeat("This game has no teams.")
+                raise BadSeat("error.no_teams")
             if not 0 <= team < len(teams):
-                raise BadSeat(f"There is no team {team + 1}; teams are 1 to {len(teams)}.")
+                raise BadSeat("error.no_team", team=team + 1, count=len(teams))
             free = [p for p in free if p in teams[team]]
             if not free:
-                raise TableFull(f"Team {team + 1} is full.")
+                raise TableFull("error.team_full", team=team + 1)
         if not free:
-            raise TableFull("This table is full.")
+            raise TableFull("error.table_full")
         return free[0]

@@ -7,10 +7,12 @@ front ends (Discord, the terminal) read them. Nothing here talks to an engine or
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from i18n.catalog import has_key, t
+from i18n.catalog import has_key
+from i18n.message import Message, msg
 
 #: The absent-player policies: ``auto`` lets the engine take the left seat's decisions
 #: (C-13), ``bot`` hands the seat to a bot of the table's level (:func:`bot_level_of`).
@@ -28,14 +30,10 @@ MAX_ID = 2**63 - 1
 TURN_TIMES: tuple[int, ...] = (0, 60, 120, 180, 300, 600, 900, 1800, 3600, 86400)
 
 
-def game_title(game: str) -> str:
-    """A game's name in the service's English sentences (``Tock``); its id if it has none.
-
-    The Discord layer reads such a name back to its catalogue key and says it in the
-    reader's language.
-    """
-    key = f"game.{game}"
-    return t(key, "en") if has_key(key) else game
+def game_title(game: str) -> Message | str:
+    """A game's name (``Tock``) as a message, said in the reader's language (a game without
+    a catalogue name, such as a test's, by its id)."""
+    return msg(f"game.{game}") if has_key(f"game.{game}") else game
 
 
 class Phase(enum.StrEnum):
@@ -71,6 +69,9 @@ class Seat:
     bot_level: str | None = None
     left: bool = False
     former_user_id: int | None = None
+    #: A bot's number as the lobby showed it (``Bot 2`` sat at the second position), kept
+    #: when the game renumbers seats.
+    bot_number: int | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -82,6 +83,21 @@ class Seat:
         """True for a seat a person plays (and has not left)."""
         return self.user_id is not None and not self.left
 
+    @property
+    def label(self) -> Message | str:
+        """How sentences name the seat: a person's name, ``Bot 2``, ``Ann (bot)`` for a bot
+        that took over Ann's seat, ``Player 3`` for a person without a name."""
+        if self.is_bot and self.user_id is None:
+            if self.former_user_id is not None and self.name:
+                # Tables stored before names were keyed kept "Ann (bot)" as the name.
+                return msg("table.bot_suffix", name=self.name.removesuffix(" (bot)"))
+            number = self.bot_number
+            if number is None:  # stored before bots had numbers: "Bot 3 (easy)"
+                found = re.match(r"Bot (\d+)", self.name)
+                number = int(found[1]) if found else self.index + 1
+            return msg("seat.bot", number=number)
+        return self.name or msg("seat.player", number=self.index + 1)
+
     def to_json(self) -> dict[str, Any]:
         """The seat as a JSON-able dict (for storage)."""
         return {
@@ -91,6 +107,7 @@ class Seat:
             "bot_level": self.bot_level,
             "left": self.left,
             "former_user_id": self.former_user_id,
+            "bot_number": self.bot_number,
         }
 
     @classmethod
@@ -103,6 +120,7 @@ class Seat:
             bot_level=data.get("bot_level"),
             left=bool(data.get("left", False)),
             former_user_id=data.get("former_user_id"),
+            bot_number=data.get("bot_number"),
         )
 
 
@@ -192,6 +210,13 @@ class TableRecord:
         """True while the table is in its lobby or being played."""
         return self.phase in (Phase.LOBBY, Phase.PLAYING)
 
+    def seat_label(self, seat: int) -> Message | str:
+        """How sentences name ``seat`` (see :attr:`Seat.label`)."""
+        for s in self.seats:
+            if s.index == seat:
+                return s.label
+        return msg("seat.seat", number=seat + 1)
+
 
 def bot_level_of(record: TableRecord) -> str:
     """The table's bot level: ``extra["bot_level"]``, or :data:`DEFAULT_BOT_LEVEL` for a
@@ -204,62 +229,102 @@ def bot_level_of(record: TableRecord) -> str:
 
 
 class TableError(Exception):
-    """A request the service refuses; ``str(error)`` is a sentence for the person who asked."""
+    """A request the service refuses, as a catalogue key and its parameters.
+
+    ``raise NotHost("error.not_host")``; ``error.text(locale)`` says it to the person who asked
+    (``error.message`` is the :class:`~i18n.message.Message`), ``str(error)`` says it in
+    English for logs. Each subclass has a default key for the usual case.
+    """
+
+    default_key = "error.refused"
+
+    def __init__(self, key: str | None = None, /, **params: Any) -> None:
+        self.message = Message(key or self.default_key, params)
+        super().__init__(self.message.key)
+
+    def text(self, locale: object) -> str:
+        """The refusal in ``locale``."""
+        return self.message.text(locale)
+
+    def __str__(self) -> str:
+        return self.message.text("en")
 
 
 class TableNotFound(TableError):
     """No table has that id (or it is in another guild)."""
 
+    default_key = "error.no_table"
+
 
 def check_table_id(table_id: int) -> int:
     """``table_id`` if a table could have it (1 to :data:`MAX_ID`), else :class:`TableNotFound`."""
     if not 0 < table_id <= MAX_ID:
-        raise TableNotFound(f"There is no table {table_id}.")
+        raise TableNotFound(table=table_id)
     return table_id
 
 
 class WrongPhase(TableError):
     """The table is not in the phase the operation needs (e.g. joining a game in play)."""
 
+    default_key = "error.table_over"
+
 
 class NotSeated(TableError):
     """The caller has no seat at this table (a spectator acting, leaving, picking, ...)."""
+
+    default_key = "error.not_playing_here"
 
 
 class AlreadySeated(TableError):
     """The caller already has a seat at this table."""
 
+    default_key = "error.already_seated"
+
 
 class NotYourTurn(TableError):
     """The caller is seated but owes no decision now."""
+
+    default_key = "error.not_your_turn_now"
 
 
 class StaleVersion(TableError):
     """The button was for a turn that is already over."""
 
-    def __init__(self, message: str = "That turn is over.") -> None:
-        super().__init__(message)
+    default_key = "error.stale"
 
 
 class NotHost(TableError):
     """Only the host (or a moderator, for abandon) may do this."""
 
+    default_key = "error.not_host"
+
 
 class TableFull(TableError):
     """No free seat (or the chosen seat is taken)."""
+
+    default_key = "error.table_full"
 
 
 class BadSeat(TableError):
     """A seat or team number that does not exist at this table."""
 
+    default_key = "error.no_teams"
+
 
 class InvalidTableOptions(TableError):
     """A table option that is unknown or out of range; the message names it."""
+
+    default_key = "error.options_invalid"
 
 
 class CannotStart(TableError):
     """The player count or team set-up does not allow starting the game."""
 
+    default_key = "error.needs_person"
+
 
 class IllegalMoveError(TableError):
-    """The engine refused the move; the message is the engine's reason."""
+    """The engine refused the move (``error.illegal``: the move and, when the engine gave
+    one, its reason as a message)."""
+
+    default_key = "error.illegal"

@@ -77,16 +77,16 @@ class PlayMixin(UpdatesMixin):
         record = live.record
         seat = record.seat_of(user_id)
         if seat is None or seat.left:
-            raise NotSeated("You are not playing at this table.")
-        self._require_phase(record, Phase.PLAYING, "move")
+            raise NotSeated()
+        self._require_phase(record, Phase.PLAYING)
         self._check_version(live, seat.index, expected)
         module = self._game(live)
         if seat.index not in module.seats_to_act(live.state) and not self._may_change_pick(
             live, seat.index
         ):
-            raise NotYourTurn("It is not your turn.")
+            raise NotYourTurn()
         if not move:
-            raise IllegalMoveError("Say which move to play.")
+            raise IllegalMoveError("error.say_move")
         effects = Effects(record)
         await self._step(live, effects, LogKind.MOVE, seat.index, move)
         missed = record.extra.get("timeouts", {})

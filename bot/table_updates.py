@@ -13,12 +13,15 @@ from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import LiveTable, TableCore
 from bot.table_history import is_secret_move
 from bot.table_model import LogKind, Phase, TableRecord
+from i18n.events import card_word, event_message
+from i18n.message import Message, Said, joined, msg
+from i18n.moves import move_label
 
 
 class UpdatesMixin(TableCore):
     """Building :class:`~bot.effects.Effects` and keeping secrets out of public ones."""
 
-    def _lobby_update(self, record: TableRecord, kind: str, text: str) -> PublicUpdate:
+    def _lobby_update(self, record: TableRecord, kind: str, text: Said) -> PublicUpdate:
         return PublicUpdate(record.id, kind, text, record.version)
 
     @staticmethod
@@ -26,11 +29,25 @@ class UpdatesMixin(TableCore):
         events = getattr(state, "events", ()) or ()
         return tuple(e.to_json() for e in events if getattr(e, "public", True))
 
-    def _seat_name(self, record: TableRecord, seat: int) -> str:
-        for s in record.seats:
-            if s.index == seat:
-                return s.name or f"Seat {seat}"
-        return f"Seat {seat}"
+    @staticmethod
+    def _event_names(record: TableRecord) -> dict[int, Any] | None:
+        """How event sentences name seats: Carcassonne by the people at the table (its board
+        shows names), race games by colour (their board shows colours)."""
+        if record.game != "carcassonne":
+            return None
+        return {s.index: s.label for s in record.seats}
+
+    def _event_messages(
+        self,
+        record: TableRecord,
+        view: Mapping[str, Any] | None,
+        events: Sequence[Mapping[str, Any]],
+    ) -> list[Message]:
+        """The sentences of ``events`` (those said at all), as messages."""
+        names = self._event_names(record)
+        board = (view or {}).get("board")
+        said = (event_message(e, game=record.game, names=names, board=board) for e in events)
+        return [m for m in said if m is not None]
 
     def _is_secret(self, live: LiveTable, to_act: frozenset[int]) -> bool:
         """Whether a decision taken now must stay secret: during an exchange phase, or
@@ -54,34 +71,31 @@ class UpdatesMixin(TableCore):
         module = self._game(live)
         view = live.public_view(module)
         events = self._public_events(live.state)
-        name = self._seat_name(record, seat)
+        name = record.seat_label(seat)
         # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
         # any decision taken while several seats decide at once is treated as secret.
         secret = secret or is_secret_move(record.game, text)
+        details = self._event_messages(record, view, events)
+        head: Message | None = None
         if kind == LogKind.AUTO:
-            words = f"{name} did not act in time; the automatic action was taken."
-            if any(s.index == seat and s.left for s in record.seats):
-                words = f"Automatic action for {name}."
-        elif secret and changed:
-            words = f"{name} changed the card to pass."
+            left = any(s.index == seat and s.left for s in record.seats)
+            head = msg("table.auto_left" if left else "table.auto", name=name)
         elif secret:
-            words = f"{name} chose a card to pass."
+            head = msg("table.changed_pick" if changed else "table.picked", name=name)
+        if head is not None:
+            message: Said = joined([head, *details])
+        elif not details:
+            message = msg("table.moved", name=name)
+        elif record.game == "carcassonne":
+            message = joined(details)  # its sentences name the player already
         else:
-            words = f"{name} played {text}."
-        details = " ".join(str(e["text"]) for e in events if e.get("text"))
-        if details and kind == LogKind.MOVE and not secret:
-            words = f"{name}: {details}"  # the engine's own words already name the move
-        elif details:
-            words = f"{words} {details}"
+            message = msg("table.details", name=name, details=joined(details))
         finished = record.phase == Phase.FINISHED
-        if finished:
-            winners = ", ".join(self._seat_name(record, w) for w in record.winners)
-            words += f" Game over: {winners} won." if winners else " Game over."
         effects.public.append(
             PublicUpdate(
                 record.id,
                 "finished" if finished else "action",
-                words,
+                message,
                 record.version,
                 view,
                 tuple(view["to_act"]),
@@ -112,47 +126,60 @@ class UpdatesMixin(TableCore):
             live.last_private[seat.index] = (hand, received)
             base = (record.id, seat.user_id, seat.index)
             if old is not None and received is not None and old[1] != received:
+                card = card_word(str(received), article=True)
                 effects.private.append(
                     PrivateUpdate(
                         *base,
                         "received",
-                        f"Your partner passed you {received}.",
+                        msg("table.partner_passed", card=card),
                         record.version,
                         view,
                     )
                 )
-            for event in events:
-                if not getattr(event, "public", True) and event.seat == seat.index and event.text:
-                    effects.private.append(
-                        PrivateUpdate(*base, "event", event.text, record.version, view)
-                    )
+            private = [
+                e.to_json()
+                for e in events
+                if not getattr(e, "public", True)
+                and e.seat == seat.index
+                and e.kind != "exchange_received"  # said above, once the rules let it be seen
+            ]
+            for message in self._event_messages(record, view, private):
+                effects.private.append(PrivateUpdate(*base, "event", message, record.version, view))
             if seat.index in to_act and (seat.index not in previous or seat.index == actor):
                 legal = tuple(self._legal_texts(live, seat.index))
                 effects.private.append(
                     PrivateUpdate(
-                        *base, "your_turn", "It is your turn.", record.version, view, legal
+                        *base, "your_turn", msg("table.your_turn"), record.version, view, legal
                     )
                 )
                 if seat.index not in previous and seat.user_id not in effects.pings:
                     effects.pings.append(seat.user_id)
             elif old is None or old[0] != hand:
                 effects.private.append(
-                    PrivateUpdate(*base, "hand", "Your hand changed.", record.version, view)
+                    PrivateUpdate(*base, "hand", msg("table.hand_changed"), record.version, view)
                 )
 
     def _legal_texts(self, live: LiveTable, seat: int) -> list[str]:
         return [str(m) for m in self._game(live).legal_moves(live.state, seat)]
 
-    def _labels(self, live: LiveTable, legal: Sequence[str]) -> tuple[str, ...]:
-        describe = getattr(self._game(live), "describe_move", None)
-        if describe is None:
-            return tuple(legal)
-        labels = []
+    def _labels(self, live: LiveTable, seat: int, legal: Sequence[str]) -> tuple[Said, ...]:
+        """Each legal move in words with what it would do (captures, a ban), from the events
+        the engine reports for it: the facts, said by :mod:`i18n.moves`."""
+        module = self._game(live)
+        record = live.record
+        view = module.view(live.state, seat)
+        names = {s.index: s.label for s in record.seats}
+        by_text = {str(m): m for m in module.legal_moves(live.state, seat)}
+        labels: list[Said] = []
         for text in legal:
-            try:
-                labels.append(str(describe(live.state, text)))
-            except Exception:  # words are a nicety; the move text always works
-                labels.append(text)
+            events: list[Mapping[str, Any]] = []
+            if record.game != "carcassonne" or "@" not in text:  # a placement does nothing more
+                try:
+                    after = module.apply(live.state, by_text.get(text, text), seat)
+                    events = [e.to_json() for e in after.events]
+                except Exception:  # the words can do without the effects; the move still works
+                    events = []
+            labels.append(move_label(record.game, text, view, names, events))
         return tuple(labels)
 
     def _seven_starts(self, live: LiveTable, seat: int) -> dict[str, tuple[str, ...]]:

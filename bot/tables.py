@@ -191,7 +191,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
             return live.record
         record = await self.storage.load_table(table_id)
         if record is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return record
 
     async def board_of(self, table_id: int) -> tuple[int, int | None]:
@@ -199,7 +199,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
         (``(0, None)`` before any board); :class:`TableNotFound` if there is no table."""
         board = await self.storage.load_board(check_table_id(table_id))
         if board is None:
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
         return board
 
     async def board_delivered(self, table_id: int, version: int, message_id: int | None) -> None:
@@ -258,7 +258,7 @@ class TableService(LobbyMixin, PlayMixin, BotTurnsMixin, TurnClockMixin, HintsMi
                 view,
                 legal,
                 to_act,
-                labels=self._labels(live, legal),
+                labels=self._labels(live, seat.index, legal),
                 seven_starts=self._seven_starts(live, seat.index) if to_act else {},
                 pick=None if pick is None else str(pick),
             )

@@ -9,6 +9,7 @@ from typing import Any
 from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import Conflict, TableCore
 from bot.table_model import LogKind, Phase, TableError, TableRecord
+from i18n.message import msg
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +107,7 @@ class TurnClockMixin(TableCore):
                     PublicUpdate(
                         table_id,
                         "reminder",
-                        f"Half the turn time is gone ({left} s left).",
+                        msg("table.half_time", count=left),
                         new.version,
                         to_act=tuple(owing),
                     )
@@ -121,7 +122,7 @@ class TurnClockMixin(TableCore):
                             user,
                             seat,
                             "reminder",
-                            f"Your turn: {left} seconds left.",
+                            msg("table.your_turn_left", count=left),
                             new.version,
                         )
                     )
@@ -150,7 +151,7 @@ class TurnClockMixin(TableCore):
                         user,
                         seat,
                         "timeout",
-                        "Your time ran out; the automatic action was taken.",
+                        msg("table.timed_out_auto_you"),
                         live.record.version,
                     )
                 )

@@ -58,7 +58,30 @@ class InvalidPosition(ValueError):
 
 
 class InvalidOptions(ValueError):
-    """Table options that are unknown or out of range; the message names the option."""
+    """Table options that are unknown or out of range; the message names the option.
+
+    The facts are attributes too, for front ends to say in words: ``option`` (the name, or
+    ``None`` when the player count itself is wrong), ``value``, ``choices`` (the allowed
+    values, if known; for an unknown option the known names, with ``unknown`` set) and
+    ``players`` (the player count the option needs, if that is why).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        option: str | None = None,
+        value: Any = None,
+        choices: Sequence[Any] | None = None,
+        players: int | None = None,
+        unknown: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.unknown = unknown
+        self.option = option
+        self.value = value
+        self.choices = None if choices is None else tuple(choices)
+        self.players = players
 
 
 # Not frozen: a frozen dataclass's __init__ costs three times as much, and every action of
@@ -69,15 +92,15 @@ class Event:
 
     ``kind`` is a short machine name (``"move"``, ``"capture"``, ``"ban"``, ``"deal"``,
     ``"exchange_done"``, ``"fold"``, ``"hand_over"``, ``"score"``, ``"tile_discarded"``,
-    ``"game_over"``, ...); ``seat`` the seat it concerns, if any; ``data`` JSON-able details;
-    ``text`` an English sentence a player can read. ``public`` is False for events that only
-    ``seat`` may see (for example the card received in an exchange).
+    ``"game_over"``, ...); ``seat`` the seat it concerns, if any; ``data`` JSON-able details.
+    ``public`` is False for events that only ``seat`` may see (for example the card received
+    in an exchange). Events are facts, never sentences: :mod:`i18n.events` says them in each
+    reader's language.
     """
 
     kind: str
     seat: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
-    text: str = ""
     public: bool = True
 
     def to_json(self) -> dict[str, Any]:
@@ -86,7 +109,6 @@ class Event:
             "kind": self.kind,
             "seat": self.seat,
             "data": dict(self.data),
-            "text": self.text,
             "public": self.public,
         }
 
@@ -196,7 +218,13 @@ def validate_options(
     for name in given:
         if name not in by_name:
             known = ", ".join(sorted(by_name)) or "none"
-            raise InvalidOptions(f"unknown option {name!r} (known options: {known})")
+            raise InvalidOptions(
+                f"unknown option {name!r} (known options: {known})",
+                option=name,
+                value=given[name],
+                choices=sorted(by_name),
+                unknown=True,
+            )
     result: dict[str, Any] = {}
     for spec in specs:
         value = given.get(spec.name, spec.default)
@@ -206,10 +234,18 @@ def validate_options(
             and type(value) is int
         ):
             raise InvalidOptions(
-                f"option {spec.name!r} must be a {type(spec.default).__name__}, got {value!r}"
+                f"option {spec.name!r} must be a {type(spec.default).__name__}, got {value!r}",
+                option=spec.name,
+                value=value,
+                choices=spec.choices,
             )
         if spec.choices is not None and value not in spec.choices:
             allowed = ", ".join(repr(c) for c in spec.choices)
-            raise InvalidOptions(f"option {spec.name!r} must be one of {allowed}, got {value!r}")
+            raise InvalidOptions(
+                f"option {spec.name!r} must be one of {allowed}, got {value!r}",
+                option=spec.name,
+                value=value,
+                choices=spec.choices,
+            )
         result[spec.name] = value
     return result

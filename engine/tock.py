@@ -1,7 +1,7 @@
 """Tock, as played on Board Game Arena (race-games.md parts C and T).
 
 The rules live in :mod:`engine.race`; this module configures them for Tock and exposes the
-game protocol of :mod:`engine.protocol` (plus ``seven_starts`` and ``describe_move``).
+game protocol of :mod:`engine.protocol` (plus ``seven_starts``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ seats_to_act = GAME.seats_to_act
 auto_action = GAME.auto_action
 leave = GAME.leave
 sample_state = GAME.sample_state
-describe_move = GAME.describe_move
 
 __all__ = [
     "NAME",
@@ -50,7 +49,6 @@ __all__ = [
     "State",
     "apply",
     "auto_action",
-    "describe_move",
     "from_position",
     "leave",
     "legal_moves",

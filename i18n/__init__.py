@@ -11,9 +11,9 @@ a language lacks a key English has or its placeholders differ. Rules pages are t
 ``rules.<game>.<topic>`` keys (at most 2000 characters each).
 
 Modules: :mod:`~i18n.catalog` (loading, ``t``), :mod:`~i18n.rules` (``/rules``),
-:mod:`~i18n.events` (engine events in words), :mod:`~bot.discord_ui.retranslate` (the service's
-English sentences in another language) and :mod:`~bot.discord_ui.translator` (slash commands; the
-only module that imports discord.py).
+:mod:`~i18n.events` (engine events in words), :mod:`~i18n.moves` (legal moves in words),
+:mod:`~i18n.message` (sentences as keys and parameters, said per reader) and
+:mod:`~bot.discord_ui.translator` (slash commands; the only module that imports discord.py).
 """
 
 from __future__ import annotations

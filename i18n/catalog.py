@@ -5,20 +5,32 @@ feature that brings many messages of its own); a key lives in exactly one domain
 language is the union of its files.
 
 Message ids are stable keys (``lobby.join``, ``error.not_your_turn``, ``rules.tock.seven``);
-the message strings are ``str.format`` templates with named placeholders. English is complete
+the message strings are ``str.format`` templates with named placeholders. A message that says a
+number is a gettext plural entry (``msgid_plural "<key>.plural"`` and one ``msgstr[i]`` per
+form of the language): :func:`t` picks its form from the ``count`` parameter with Babel's
+plural rule of the language, so no code ever decides ``n == 1`` itself. English is complete
 by definition: any key or language missing elsewhere falls back to it, and a key missing even
 in English comes back as the key itself, so a gap shows up in the chat instead of a crash.
+
+Games that share messages but not words: Tock and Dog share the race messages, yet German Dog
+players say *Pöppel* and *Starthaus* where Tock players say *Figur* and *Startbereich*. A
+language gives such a message a gettext context (``msgctxt "dog"``) variant, and a front end
+says a table's messages inside :func:`game_terms` (or after :func:`use_game_terms`) for that
+table's game: the variant is taken where there is one, the shared message everywhere else.
 """
 
 from __future__ import annotations
 
 import logging
 import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.core import Locale
 from babel.messages.pofile import read_po
 
 from i18n.articles import ARTICLE_SPECS, with_article
@@ -30,6 +42,13 @@ LOCALES: tuple[str, ...] = ("en", "de", "hu")
 DEFAULT_LOCALE = "en"
 LOCALE_DIR = Path(__file__).with_name("locales")
 
+#: One catalogue entry: a template, or the plural forms of a counted message (gettext order).
+Entry = str | tuple[str, ...]
+
+#: The order of CLDR plural categories in gettext's ``msgstr[i]`` (Babel's own order when it
+#: writes a ``Plural-Forms`` expression from a locale's rule).
+_PLURAL_TAGS = ("zero", "one", "two", "few", "many", "other")
+
 
 def normalise_locale(locale: object) -> str:
     """One of :data:`LOCALES` for any locale Discord or a person may give.
@@ -38,6 +57,17 @@ def normalise_locale(locale: object) -> str:
     ``"de_CH"``, ``"HU"``) and :class:`discord.Locale` members (their ``value`` is the code).
     Anything Pöppel does not speak becomes English.
     """
+    if type(locale) is str:  # the common case, asked thousands of times per game
+        return _normalise_text(locale)
+    return _normalise(locale)
+
+
+@cache
+def _normalise_text(locale: str) -> str:
+    return _normalise(locale)
+
+
+def _normalise(locale: object) -> str:
     if locale is None:
         return DEFAULT_LOCALE
     code = str(getattr(locale, "value", locale)).strip().lower().replace("_", "-")
@@ -46,21 +76,79 @@ def normalise_locale(locale: object) -> str:
 
 
 @cache
-def catalogue(locale: str) -> Mapping[str, str]:
-    """The messages of ``locale`` (one of :data:`LOCALES`) as key -> template, cached.
+def catalogue(locale: str) -> Mapping[str, Entry]:
+    """The messages of ``locale`` (one of :data:`LOCALES`) as key -> entry, cached.
 
-    Empty and fuzzy translations are left out, so that they fall back to English.
+    A plural entry is the tuple of its forms. Empty and fuzzy translations are left out (a
+    plural entry with any empty form too), so that they fall back to English. Game variants
+    (entries with a ``msgctxt``) are not in it: see :func:`game_variants`.
     """
-    messages: dict[str, str] = {}
+    return _read(locale)[0]
+
+
+@cache
+def game_variants(locale: str) -> Mapping[tuple[str, str], Entry]:
+    """The game-specific variants of ``locale``: (game, key) -> entry (``msgctxt`` entries)."""
+    return _read(locale)[1]
+
+
+@cache
+def _read(locale: str) -> tuple[dict[str, Entry], dict[tuple[str, str], Entry]]:
+    messages: dict[str, Entry] = {}
+    variants: dict[tuple[str, str], Entry] = {}
     for path in catalogue_files(locale):
         with path.open("rb") as handle:
             po = read_po(handle, locale=locale, ignore_obsolete=True)
         for message in po:
-            if not message.id or not isinstance(message.id, str) or message.fuzzy:
+            if not message.id or message.fuzzy:
                 continue
-            if isinstance(message.string, str) and message.string:
-                messages[message.id] = message.string
-    return messages
+            key = message.id if isinstance(message.id, str) else message.id[0]
+            entry: Entry | None = None
+            if isinstance(message.string, str):
+                entry = message.string or None
+            elif message.string and all(message.string):
+                entry = tuple(message.string)
+            if entry is None:
+                continue
+            if message.context:
+                variants[(message.context, key)] = entry
+            else:
+                messages[key] = entry
+    return messages, variants
+
+
+#: The game whose words messages are said in (``None``: the shared words).
+_GAME_TERMS: ContextVar[str | None] = ContextVar("poeppel_game_terms", default=None)
+
+
+@contextmanager
+def game_terms(game: str | None) -> Iterator[None]:
+    """Say messages in ``game``'s own words inside the block (see the module docstring)."""
+    token = _GAME_TERMS.set(game)
+    try:
+        yield
+    finally:
+        _GAME_TERMS.reset(token)
+
+
+def use_game_terms(game: str | None) -> None:
+    """Say messages in ``game``'s own words for the rest of the current task (an interaction
+    handler runs in a task of its own, so this ends with it)."""
+    _GAME_TERMS.set(game)
+
+
+@cache
+def _plural_rule(locale: str) -> tuple[Any, tuple[str, ...]]:
+    """Babel's plural rule of ``locale`` and its categories in gettext's order of forms."""
+    rule = Locale.parse(locale).plural_form
+    return rule, tuple(tag for tag in _PLURAL_TAGS if tag in rule.tags or tag == "other")
+
+
+def plural_index(count: int, locale: object) -> int:
+    """Which ``msgstr[i]`` says ``count`` in ``locale``: Babel's (CLDR) plural rule of the
+    language, in gettext's order of forms."""
+    rule, categories = _plural_rule(normalise_locale(locale))
+    return categories.index(rule(abs(count)))
 
 
 def catalogue_files(locale: str) -> list[Path]:
@@ -79,16 +167,30 @@ def keys(locale: object = DEFAULT_LOCALE) -> frozenset[str]:
     return frozenset(catalogue(normalise_locale(locale)))
 
 
-def template(key: str, locale: object) -> str:
-    """The unformatted message for ``key``: in ``locale``, else English, else the key."""
-    messages = catalogue(normalise_locale(locale))
-    found = messages.get(key)
+def template(key: str, locale: object, count: int | None = None) -> str:
+    """The unformatted message for ``key``: in ``locale``, else English, else the key.
+
+    For a plural entry, the form that says ``count`` (the last form when no count is given:
+    a slip that still reads).
+    """
+    language = normalise_locale(locale)
+    game = _GAME_TERMS.get()
+    found = None if game is None else game_variants(language).get((game, key))
     if found is None:
+        found = catalogue(language).get(key)
+    if found is None:
+        language = DEFAULT_LOCALE
         found = catalogue(DEFAULT_LOCALE).get(key)
         if found is None:
             log.warning("no message for key %r", key)
             return key
-    return found
+    if isinstance(found, str):
+        return found
+    if count is None:
+        log.warning("plural message %r used without a count", key)
+        return found[-1]
+    index = plural_index(count, language)
+    return found[min(index, len(found) - 1)]
 
 
 class _Formatter(string.Formatter):
@@ -124,9 +226,11 @@ def t(key: str, locale: object, /, **params: Any) -> str:
 
     ``t("error.seat_taken", "de", seat=3)`` -> ``"Platz 3 ist besetzt."``. Unknown locales and
     keys missing in that language fall back to English; a missing parameter stays as
-    ``{name}`` in the text (a visible slip is better than a failed interaction).
+    ``{name}`` in the text (a visible slip is better than a failed interaction). A plural
+    entry takes its form from the ``count`` parameter.
     """
-    text = template(key, locale)
+    count = params.get("count")
+    text = template(key, locale, count if isinstance(count, int) else None)
     if not params and "{" not in text:
         return text
     try:
@@ -137,18 +241,23 @@ def t(key: str, locale: object, /, **params: Any) -> str:
 
 
 def tn(key: str, count: int, locale: object, /, **params: Any) -> str:
-    """A counted message: ``<key>.one`` when ``count`` is 1, else ``<key>.other``.
+    """The plural entry ``key`` in the form that says ``count`` (gettext's ``ngettext``).
 
     ``count`` is also passed as the ``{count}`` placeholder.
     """
-    form = "one" if count == 1 else "other"
-    return t(f"{key}.{form}", locale, count=count, **params)
+    return t(key, locale, count=count, **params)
 
 
-def placeholders(text: str) -> frozenset[str]:
-    """The names of the ``{placeholders}`` in a message template."""
+def forms(entry: Entry) -> tuple[str, ...]:
+    """Every template of a catalogue entry (one, or each plural form)."""
+    return (entry,) if isinstance(entry, str) else entry
+
+
+def placeholders(text: Entry) -> frozenset[str]:
+    """The names of the ``{placeholders}`` in a message template (of all its plural forms)."""
     names = set()
-    for _literal, field, _spec, _conversion in string.Formatter().parse(text):
-        if field is not None:
-            names.add(field.split(".", 1)[0].split("[", 1)[0])
+    for form in forms(text):
+        for _literal, field, _spec, _conversion in string.Formatter().parse(form):
+            if field is not None:
+                names.add(field.split(".", 1)[0].split("[", 1)[0])
     return frozenset(names)

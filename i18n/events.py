@@ -1,9 +1,13 @@
-"""Engine events in the reader's language.
+"""Engine events as sentences, in every language English included.
 
-The engines write one English sentence per event (``Event.text``) and also its facts
-(``kind``, ``seat``, ``data``). :func:`event_text` rebuilds the sentence from the facts with
-the catalogue; an event it does not know, or whose data lacks a fact, keeps the engine's
-English sentence, so a new engine event can never break a message.
+The engines emit facts only (``kind``, ``seat``, ``data``; see :class:`engine.protocol.Event`).
+:func:`event_message` turns one event into a :class:`~i18n.message.Message` (a catalogue key
+and its parameters) that each reader gets in their own language; :func:`event_text` says it at
+once. Places on a race board are said from the pawn owner's start ("3 fields past its start",
+"home 2"), Carcassonne features as a player sees them on the tile ("the city to the north"),
+cards with their article ("a Jack"). Events that another sentence already says (a pick the
+table service announces, a game over the turn line announces) are not said twice: they have no
+message.
 """
 
 from __future__ import annotations
@@ -11,178 +15,313 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from i18n.catalog import DEFAULT_LOCALE, normalise_locale, t, tn
+from i18n.catalog import game_terms, has_key
+from i18n.message import Message, msg
 
-Names = Mapping[int, str] | Sequence[str] | None
+#: How sentences name seats: a mapping or sequence of names (messages or text) per seat.
+Names = Mapping[int, Any] | Sequence[Any] | None
 
 
 def colour_word(seat: int, locale: object, game: str = "tock") -> str:
     """The colour of ``seat`` as the engines name it, in ``locale``."""
+    return colour(seat, game).text(locale)
+
+
+def colour(seat: int, game: str = "tock") -> Message:
+    """The colour of ``seat`` as a message (the board's colours differ per game)."""
     prefix = "colour.carcassonne" if game == "carcassonne" else "colour"
-    return t(f"{prefix}.{seat % 6}", locale)
+    return msg(f"{prefix}.{seat % 6}")
 
 
-def list_words(items: Sequence[str], locale: object) -> str:
-    """``a``, ``a and b``, ``a, b and c`` in ``locale``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return t("list.and", locale, first=", ".join(items[:-1]), last=items[-1])
+def card_short(token: str) -> Message | str:
+    """A card as its face shows it, for buttons: ``K`` (``K`` / ``K``), ``J`` (``B``), a
+    number as itself."""
+    return msg(f"card.{token}") if has_key(f"card.{token}") else token
 
 
-def _name(names: Names, seat: int, locale: object, game: str) -> str:
-    if isinstance(names, Mapping) and seat in names:
-        return str(names[seat])
-    if isinstance(names, Sequence) and not isinstance(names, str) and 0 <= seat < len(names):
-        return str(names[seat])
-    return colour_word(seat, locale, game)
+def card_word(token: str, *, article: bool = False) -> Message:
+    """A card by its hand token (``J`` -> Jack / Bube / bubi); ``article``: as the object of
+    a sentence ("plays a Jack", "spielt einen Buben", "kijátszik egy bubit")."""
+    return msg(f"card.{'acc' if article else 'name'}.{token}")
 
 
-def event_text(event: Mapping[str, Any], locale: object, *, game: str, names: Names = None) -> str:
-    """The sentence of ``event`` (an ``Event.to_json()`` dict) in ``locale``.
+def place_words(
+    loc: str, owner: int, board: Mapping[str, Any] | None, own: bool = False
+) -> Message:
+    """Where a race pawn of ``owner`` stands, in players' terms.
 
-    ``names``: how to call seats in Carcassonne (its events use the players' names); race
-    events call seats by colour, as the engines do. English returns the engine's own text.
+    Ring fields are counted from the owner's start field (the end of a lap is "3 fields
+    before its start", which is where its home branches off); ``own`` says "your" instead of
+    "its" (for the owner's own prompts). Without the board's size the field number is said.
     """
-    english = str(event.get("text") or "")
-    if normalise_locale(locale) == DEFAULT_LOCALE:
-        return english
-    rebuilt = rebuilt_text(event, locale, game=game, names=names)
-    return english if rebuilt is None else rebuilt
+    whose = "own" if own else "its"
+    if loc.startswith("h"):
+        return msg(f"where.{whose}.home", slot=int(loc.rpartition(".")[2]))
+    if loc.startswith("k"):
+        return msg(f"where.{whose}.kennel")
+    field = int(loc[1:])
+    if not board:
+        return msg("where.field", number=field)
+    ring, per_seat = int(board["ring"]), int(board["per_seat"])
+    ahead = (field - per_seat * owner) % ring
+    if ahead == 0:
+        return msg(f"where.{whose}.start")
+    if ahead <= ring // 2:
+        return msg(f"where.{whose}.past_start", count=ahead)
+    return msg(f"where.{whose}.before_start", count=ring - ahead)
 
 
-def rebuilt_text(
-    event: Mapping[str, Any], locale: object, *, game: str, names: Names = None
-) -> str | None:
-    """The sentence of ``event`` built from its kind and data alone, English included.
+def _ahead(loc: str, owner: int, board: Mapping[str, Any] | None) -> int | None:
+    """How far a ring field is past ``owner``'s start (None off the ring or unknown)."""
+    if not board or not loc.startswith("r"):
+        return None
+    ring, per_seat = int(board["ring"]), int(board["per_seat"])
+    return (int(loc[1:]) - per_seat * owner) % ring
 
-    None when the kind is unknown or the data lacks a fact. In English it matches the
-    engine's own sentence (a test holds the catalogue to that), so the facts really suffice.
+
+def walk_words(
+    start: str, end: str, owner: int, board: Mapping[str, Any] | None, own: bool = False
+) -> Message:
+    """A pawn's way from ``start`` to ``end`` in players' terms: ``12 → 17 fields past its
+    start`` when both ends count from the same side of the start, else each end in words."""
+    whose = "own" if own else "its"
+    first, second = _ahead(start, owner, board), _ahead(end, owner, board)
+    if first is not None and second is not None and board:
+        half = int(board["ring"]) // 2
+        if first <= half and second <= half:
+            return msg(f"where.{whose}.span_past", start=first, count=second)
+        if first > half and second > half:
+            ring = int(board["ring"])
+            return msg(f"where.{whose}.span_before", start=ring - first, count=ring - second)
+    return msg(
+        "where.span",
+        start=place_words(start, owner, board, own),
+        end=place_words(end, owner, board, own),
+    )
+
+
+def feature_words(kind: str, sides: Sequence[str]) -> Message:
+    """A Carcassonne feature as a player sees it on the tile: ``the city to the north``,
+    ``the field to the south and west``, ``the monastery``."""
+    base = kind.rstrip("0123456789")
+    if base == "monastery":
+        return msg("feature.monastery")
+    if not sides:
+        return msg(f"feature.{base}.middle")
+    return msg(f"feature.{base}.sides", sides=[msg(f"side.{side}") for side in sides])
+
+
+def event_message(
+    event: Mapping[str, Any],
+    *,
+    game: str,
+    names: Names = None,
+    board: Mapping[str, Any] | None = None,
+) -> Message | None:
+    """The sentence of ``event`` (an ``Event.to_json()`` dict), or None when it is not said.
+
+    ``names``: how to call seats (Carcassonne uses the players' names; race games call a seat
+    by its colour, as the board shows it); ``board``: a race view's ``board`` (ring size and
+    fields per seat), for places in words.
     """
-    english = str(event.get("text") or "")
     kind = str(event.get("kind", ""))
-    table = _CARCASSONNE if game == "carcassonne" else _RACE
-    build = table.get(kind)
+    build = _BUILDERS.get(game, {}).get(kind)
     if build is None:
         return None
     try:
-        return build(_Facts(event, normalise_locale(locale), game, names, english))
+        return build(_Facts(event, game, names, board))
     except (KeyError, IndexError, TypeError, ValueError):
-        return None
+        return msg("event.unknown")
+
+
+def event_text(
+    event: Mapping[str, Any],
+    locale: object,
+    *,
+    game: str,
+    names: Names = None,
+    board: Mapping[str, Any] | None = None,
+) -> str:
+    """The sentence of ``event`` in ``locale`` ("" for an event that is not said), in the
+    words of ``game`` (German Dog's Pöppel)."""
+    message = event_message(event, game=game, names=names, board=board)
+    if message is None:
+        return ""
+    with game_terms(game):
+        return message.text(locale)
 
 
 class _Facts:
     """One event with helpers for the builders below."""
 
     def __init__(
-        self, event: Mapping[str, Any], locale: str, game: str, names: Names, english: str
+        self,
+        event: Mapping[str, Any],
+        game: str,
+        names: Names,
+        board: Mapping[str, Any] | None,
     ) -> None:
         self.data: Mapping[str, Any] = event.get("data") or {}
         self.seat = event.get("seat")
-        self.locale = locale
         self.game = game
         self.names = names
-        self.english = english
+        self.board = board
 
-    def t(self, key: str, **params: Any) -> str:
-        return t(key, self.locale, **params)
+    def colour(self, seat: Any) -> Message:
+        return colour(int(seat), self.game)
 
-    def colour(self, seat: Any) -> str:
-        return colour_word(int(seat), self.locale, self.game)
+    def name(self, seat: Any) -> Any:
+        seat = int(seat)
+        names = self.names
+        if isinstance(names, Mapping) and seat in names:
+            return names[seat]
+        if isinstance(names, Sequence) and not isinstance(names, str) and 0 <= seat < len(names):
+            return names[seat]
+        return colour(seat, self.game)
 
-    def name(self, seat: Any) -> str:
-        return _name(self.names, int(seat), self.locale, self.game)
-
-
-def _race_game_over(f: _Facts) -> str:
-    winners = [f.colour(s) for s in f.data["winners"]]
-    return f.t("event.game_over", names=list_words(winners, f.locale))
-
-
-def _shuffle(f: _Facts) -> str:
-    # Both shuffles share kind and data; only the sentence tells a new deck cycle apart.
-    return f.t("event.new_cycle" if "cycle" in f.english else "event.shuffle")
+    def place(self, loc: str, owner: Any) -> Message:
+        return place_words(str(loc), int(owner), self.board)
 
 
-_RACE: dict[str, Callable[[_Facts], str]] = {
-    "capture": lambda f: f.t("event.capture", colour=f.colour(f.seat), at=f.data["at"]),
-    "move": lambda f: f.t(
-        "event.move", colour=f.colour(f.data["colour"]), start=f.data["from"], end=f.data["to"]
-    ),
-    "bring_out": lambda f: f.t(
-        "event.bring_out", colour=f.colour(f.data["colour"]), to=f.data["to"]
-    ),
-    "swap": lambda f: f.t(
+# --- race games ------------------------------------------------------------------------------
+
+
+def _play(f: _Facts) -> Message:
+    move = str(f.data["move"])
+    if move.startswith("X="):
+        declared = move[2:].partition(":")[0]
+        return msg("event.play_joker", colour=f.colour(f.seat), card=card_word(declared))
+    return msg(
+        "event.play", colour=f.colour(f.seat), card=card_word(str(f.data["card"]), article=True)
+    )
+
+
+def _discard(f: _Facts) -> Message:
+    card = card_word(str(f.data["card"]), article=True)
+    if f.data.get("banned"):
+        key = "event.discard_banned"
+    elif f.data.get("auto"):
+        key = "event.discard_auto"
+    else:
+        key = "event.discard_stuck"
+    return msg(key, colour=f.colour(f.seat), card=card)
+
+
+def _swap(f: _Facts) -> Message:
+    first, second = (int(c) for c in f.data["colours"])
+    return msg(
         "event.swap",
-        colour_a=f.colour(f.data["colours"][0]),
-        a=f.data["a"],
-        colour_b=f.colour(f.data["colours"][1]),
-        b=f.data["b"],
+        colour_a=f.colour(first),
+        a=f.place(f.data["a"], first),
+        colour_b=f.colour(second),
+        b=f.place(f.data["b"], second),
+    )
+
+
+def _move(f: _Facts) -> Message:
+    owner = int(f.data["colour"])
+    way = walk_words(str(f.data["from"]), str(f.data["to"]), owner, f.board)
+    return msg("event.move", colour=f.colour(owner), way=way)
+
+
+_RACE: dict[str, Callable[[_Facts], Message | None]] = {
+    "capture": lambda f: msg("event.capture", colour=f.colour(f.seat)),
+    "move": _move,
+    "bring_out": lambda f: msg("event.bring_out", colour=f.colour(f.data["colour"])),
+    "swap": _swap,
+    "hand_over": lambda f: msg("event.hand_over" if "hand" in f.data else "event.round_over"),
+    "shuffle": lambda f: msg("event.new_cycle" if f.data.get("cycle") else "event.shuffle"),
+    "deal": lambda f: msg("event.deal", colour=f.colour(f.seat), count=int(f.data["size"])),
+    "dealer": lambda f: msg("event.dealer", colour=f.colour(f.seat)),
+    # The table service says who picked (by name); the colour would say it twice.
+    "pick": lambda f: None,
+    "pick_made": lambda f: msg(
+        "event.pick_made", card=card_word(str(f.data["card"]), article=True)
     ),
-    "hand_over": lambda f: f.t("event.hand_over" if "hand" in f.data else "event.round_over"),
-    "shuffle": _shuffle,
-    "deal": lambda f: f.t("event.deal", colour=f.colour(f.seat), size=f.data["size"]),
-    "dealer": lambda f: f.t("event.dealer", colour=f.colour(f.seat)),
-    "pick": lambda f: f.t("event.pick", colour=f.colour(f.seat)),
-    "pick_made": lambda f: f.t("event.pick_made", card=f.data["card"]),
-    "exchange_done": lambda f: f.t("event.exchange_done"),
-    "exchange_received": lambda f: f.t("event.exchange_received", card=f.data["card"]),
-    "game_over": _race_game_over,
-    "ban": lambda f: f.t("event.ban", colour=f.colour(f.seat)),
-    "discard": lambda f: f.t("event.discard", colour=f.colour(f.seat), card=f.data["card"]),
-    "fold": lambda f: f.t("event.fold", colour=f.colour(f.seat)),
-    "play": lambda f: f.t("event.play", colour=f.colour(f.seat), move=f.data["move"]),
-    "seven_cut": lambda f: f.t("event.seven_cut", colour=f.colour(f.seat), move=f.data["move"]),
-    "left": lambda f: f.t("event.left", colour=f.colour(f.seat)),
+    "exchange_done": lambda f: msg("event.exchange_done"),
+    "exchange_received": lambda f: msg(
+        "event.exchange_received", card=card_word(str(f.data["card"]), article=True)
+    ),
+    # The end is said once, with the winners' names, by the table's own sentence.
+    "game_over": lambda f: None,
+    "ban": lambda f: msg("event.ban", colour=f.colour(f.seat)),
+    "discard": _discard,
+    "fold": lambda f: msg("event.fold", colour=f.colour(f.seat)),
+    "play": _play,
+    "seven_cut": lambda f: msg("event.seven_cut", colour=f.colour(f.seat)),
+    # The table service says who left and what happens to the seat.
+    "left": lambda f: None,
 }
 
 
-def _goods(f: _Facts) -> str:
-    got = f.data["goods"]
-    listed = ", ".join(
-        f.t("goods.count", count=int(n), goods=f.t(f"goods.{kind}")) for kind, n in got.items()
-    )
-    return f.t("event.goods", name=f.name(f.seat), goods=listed)
+# --- Carcassonne -----------------------------------------------------------------------------
 
 
-def _carcassonne_over(f: _Facts) -> str:
-    scores = ", ".join(f"{f.name(s)} {v}" for s, v in enumerate(f.data["scores"]))
-    winners = [f.name(s) for s in f.data["winners"]]
-    return tn(
-        "event.carcassonne_over",
-        len(winners),
-        f.locale,
-        scores=scores,
-        names=list_words(winners, f.locale),
-    )
+def tile_words(tile: str) -> Message:
+    """A Carcassonne tile in words: ``a tile with a city and two roads``."""
+    from engine.carcassonne.tiles import SEGMENT_KINDS, TILES
+
+    found = TILES.get(tile)
+    if found is None:
+        return msg("tile.words.unknown")
+    counts: dict[str, int] = {}
+    for segment in found.segments:
+        kind = SEGMENT_KINDS[segment.kind]
+        if kind != "field":
+            counts[kind] = counts.get(kind, 0) + 1
+    parts: list[Message] = [msg(f"tile.has.{kind}", count=n) for kind, n in counts.items()]
+    if found.river:
+        parts.append(msg("tile.has.river"))
+    if not parts:
+        return msg("tile.words.fields")
+    return msg("tile.words", features=parts)
 
 
-def _score(f: _Facts) -> str:
-    """Any Carcassonne score: roads, cities, monasteries, farms of each edition, goods."""
+def _goods(f: _Facts) -> Message:
+    got = [
+        msg("goods.count", count=int(n), goods=msg(f"goods.{kind}"))
+        for kind, n in f.data["goods"].items()
+    ]
+    return msg("event.goods", name=f.name(f.seat), goods=got)
+
+
+def _carcassonne_over(f: _Facts) -> Message:
+    scores = [
+        msg("score.of", name=f.name(seat), count=int(points))
+        for seat, points in enumerate(f.data["scores"])
+    ]
+    return msg("event.carcassonne_over", scores=scores)
+
+
+def _score(f: _Facts) -> Message:
+    """Any Carcassonne score, one sentence per feature: roads, cities, monasteries, farms of
+    each edition, goods."""
     feature = f.data["feature"]
     if feature == "farm":
         return _farm(f)
     if feature == "goods":
-        return f.t(
+        return msg(
             "score.goods_most",
-            goods=f.t(f"goods.{f.data['goods']}"),
+            goods=msg(f"goods.{f.data['goods']}"),
             count=int(f.data["tokens"]),
             names=_owner_names(f),
-        )
-    return _with_owners(f, f.t("score.total", text=_feature_text(f), points=int(f.data["points"])))
+        ).capitalised()
+    total = msg("score.total", text=_feature_text(f).capitalised(), count=int(f.data["points"]))
+    return _with_owners(f, total)
 
 
-def _feature_text(f: _Facts) -> str:
+def _feature_text(f: _Facts) -> Message:
     """The breakdown of a road, city or monastery score, without its total."""
     data = f.data
     feature = data["feature"]
     final = bool(data.get("final"))
     if feature == "monastery":
         if final:
-            return f.t("score.monastery", count=int(data["tiles"]) - 1)
-        return f.t("score.monastery_complete")
+            return msg("score.monastery", count=int(data["tiles"]) - 1)
+        return msg("score.monastery_complete")
     if feature not in ("road", "city"):
         raise ValueError(feature)
-    tiles = tn("score.tiles", int(data["tiles"]), f.locale)
+    tiles = msg("score.tiles", count=int(data["tiles"]))
     mult = int(data["multiplier"])
     if feature == "road":
         key = "score.road_inn" if data.get("inn") else "score.road"
@@ -193,30 +332,27 @@ def _feature_text(f: _Facts) -> str:
         key = "score.small_city"
     else:
         key = "score.city"
-    text = f.t(key, tiles=tiles, mult=mult)
+    text = msg(key, tiles=tiles, mult=mult)
     shields = int(data.get("shields") or 0)
     if feature == "city" and shields:
-        text = f.t(
-            "score.plus_shields",
-            text=text,
-            shields=tn("score.shields", shields, f.locale),
-            mult=mult,
+        text = msg(
+            "score.plus_shields", text=text, shields=msg("score.shields", count=shields), mult=mult
         )
     return text
 
 
-def _owner_names(f: _Facts) -> str:
-    return list_words([f.name(o) for o in f.data["owners"]], f.locale)
+def _owner_names(f: _Facts) -> list[Any]:
+    return [f.name(o) for o in f.data["owners"]]
 
 
-def _with_owners(f: _Facts, text: str) -> str:
+def _with_owners(f: _Facts, text: Message) -> Message:
     """``text`` followed by who scores it: one name, a tie, or nobody."""
     owners = [int(o) for o in f.data["owners"]]
     if not owners:
-        return f.t("score.nobody", text=text)
+        return msg("score.nobody", text=text)
     if len(owners) == 1:
-        return f.t("score.owner", text=text, name=f.name(owners[0]))
-    return f.t("score.tie", text=text, names=_owner_names(f))
+        return msg("score.owner", text=text, name=f.name(owners[0]))
+    return msg("score.tie", text=text, names=_owner_names(f))
 
 
 def _points_list(f: _Facts) -> list[int]:
@@ -230,71 +366,64 @@ def _points_list(f: _Facts) -> list[int]:
     return [int(points)] * len(owners)
 
 
-def _farm(f: _Facts) -> str:
+def _farm(f: _Facts) -> Message:
     """A farm score in the edition its data shows (K-9): third, second or first."""
     data = f.data
     owners = [int(o) for o in data["owners"]]
     if "city" in data:  # first edition: the farmers of one city, city by city
-        x, y = (int(v) for v in data["city"])
-        where = f.t("score.farm_city", segment=str(data["segment"]), x=x, y=y)
         parts = [
-            f.t("score.farm_first_part", name=f.name(o), points=p)
+            msg("score.farm_first_part", name=f.name(o), count=p)
             for o, p in zip(owners, _points_list(f), strict=True)
         ]
-        return f.t(
-            "score.breakdown", text=f.t("score.farm_first", where=where), parts=", ".join(parts)
-        )
+        return msg("score.breakdown", text=msg("score.farm_first").capitalised(), parts=parts)
     count = int(data["cities"])
-    cities = tn("score.cities", count, f.locale)
+    cities = msg("score.cities", count=count)
     if isinstance(data["points"], list):  # third edition: each owner n × 3, or × 4 with a pig
         parts = []
         for owner, points in zip(owners, _points_list(f), strict=True):
             per = points // count
             key = "score.farm_part_pig" if per == 4 else "score.farm_part"
-            parts.append(f.t(key, name=f.name(owner), count=count, per=per, points=points))
-        return f.t(
-            "score.breakdown", text=f.t("score.farm_third", cities=cities), parts="; ".join(parts)
-        )
+            parts.append(msg(key, name=f.name(owner), cities=count, per=per, count=points))
+        third = msg("score.farm_third", cities=cities).capitalised()
+        return msg("score.breakdown", text=third, parts=parts)
     # Second edition: one player's farms together; each point above 3 per city is a pig city.
     points = int(data["points"])
-    text = f.t("score.farm_second", name=f.name(owners[0]), cities=cities)
+    text = msg("score.farm_second", name=f.name(owners[0]), cities=cities).capitalised()
     pig_cities = points - 3 * count
     if pig_cities:
-        text = f.t("score.farm_second_pig", text=text, count=pig_cities)
-    return f.t("score.total", text=text, points=points)
+        text = msg("score.farm_second_pig", text=text, pigs=pig_cities)
+    return msg("score.farm_total", text=text, count=points)
 
 
-_CARCASSONNE: dict[str, Callable[[_Facts], str]] = {
-    "place": lambda f: f.t(
-        "event.place",
-        name=f.name(f.seat),
-        tile=f.data["tile"],
-        x=f.data["x"],
-        y=f.data["y"],
-        rot=f.data["rot"],
-    ),
-    "builder": lambda f: f.t("event.builder", name=f.name(f.seat)),
-    "no_figure": lambda f: f.t("event.no_figure", name=f.name(f.seat)),
-    "figure": lambda f: f.t(
+def _figure(f: _Facts) -> Message:
+    where = feature_words(str(f.data["segment"]), list(f.data.get("sides") or ()))
+    return msg(
         "event.figure",
         name=f.name(f.seat),
-        figure=f.t(f"figure.{f.data['kind']}"),
-        segment=f.data["segment"],
-        x=f.data["x"],
-        y=f.data["y"],
+        figure=msg(f"figure.acc.{f.data['kind']}"),
+        feature=where,
+    )
+
+
+_CARCASSONNE: dict[str, Callable[[_Facts], Message | None]] = {
+    "place": lambda f: msg(
+        "event.place", name=f.name(f.seat), tile=tile_words(str(f.data["tile"]))
     ),
-    "tile_discarded": lambda f: f.t(
-        "event.tile_discarded", tile=f.data["tile"], name=f.name(f.seat)
+    "builder": lambda f: msg("event.builder", name=f.name(f.seat)),
+    "no_figure": lambda f: msg("event.no_figure", name=f.name(f.seat)),
+    "figure": _figure,
+    "tile_discarded": lambda f: msg(
+        "event.tile_discarded", tile=tile_words(str(f.data["tile"])), name=f.name(f.seat)
     ),
     "game_over": _carcassonne_over,
-    "left": lambda f: f.t("event.carcassonne_left", name=f.name(f.seat)),
+    "left": lambda f: None,
     "goods": _goods,
-    "figure_returned": lambda f: f.t(
-        "event.figure_returned",
-        name=f.name(f.seat),
-        figure=f.t(f"figure.{f.data['kind']}"),
-        x=f.data["x"],
-        y=f.data["y"],
+    "figure_returned": lambda f: msg(
+        "event.figure_returned", name=f.name(f.seat), figure=msg(f"figure.{f.data['kind']}")
     ),
     "score": _score,
 }
+
+
+#: The event builders of each game (a game without any has no events said).
+_BUILDERS = {"tock": _RACE, "dog": _RACE, "carcassonne": _CARCASSONNE}

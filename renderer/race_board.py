@@ -352,7 +352,7 @@ def _centre_lines(
             lines.append(t("img.banned", locale, letter=seat_letter(int(turn))))
         seven = view.get("seven")
         if seven:
-            lines.append(t("img.seven", locale, left=seven.get("left")))
+            lines.append(t("img.seven", locale, count=int(seven.get("left") or 0)))
     draw_count = view.get("draw")
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
@@ -626,7 +626,9 @@ def draw_race_board(
     game = str(view.get("game") or "tock")
     seats = [int(s) for s in view.get("seats") or []]
     by_seat = {seat: seat_name(seat, seats, names, locale) for seat in seats} if names else None
-    move = last_move(view.get("events") or [], locale=locale, game=game, names=by_seat)
+    move = last_move(
+        view.get("events") or [], locale=locale, game=game, names=by_seat, board=view.get("board")
+    )
     slots = pawn_slots(view)
     strip = _Strip(layout, view, names, locale)
     caption, paint_caption = _caption(layout, move, game, locale)

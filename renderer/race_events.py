@@ -67,11 +67,13 @@ def last_move(
     locale: str = "en",
     game: str = "tock",
     names: Mapping[int, str] | None = None,
+    board: Mapping[str, Any] | None = None,
 ) -> LastMove:
     """Collect the drawable parts of the last action from ``view["events"]``.
 
     ``text`` is the events' sentences in ``locale`` (see :func:`i18n.events.event_text`,
-    which also gets the players' ``names`` by seat).
+    which also gets the players' ``names`` by seat and the view's ring geometry ``board``,
+    for places in words).
 
     The engines report a card play as a ``play`` event (card and notation) followed by
     ``move`` (with the exact ``path``), ``bring_out``, ``swap`` and ``capture`` events. When
@@ -87,8 +89,10 @@ def last_move(
         kind = str(event.get("kind", ""))
         data = event.get("data") or {}
         seat = _int_or_none(event.get("seat"))
-        if event.get("text") and kind not in ("deal", "shuffle", "dealer"):
-            texts.append((kind, event_text(event, locale, game=game, names=names)))
+        if kind not in ("deal", "shuffle", "dealer"):
+            said = event_text(event, locale, game=game, names=names, board=board)
+            if said:
+                texts.append((kind, said))
         if kind == "capture":
             at = _capture_location(data)
             if at is not None:
@@ -117,9 +121,6 @@ def last_move(
     if not structured:
         for move, data in notation_moves:
             _read_move(move, result, data)
-    # A card play's own sentence already says what moved; the per-pawn lines would repeat it.
-    if any(kind == "play" for kind, _ in texts):
-        texts = [(k, t) for k, t in texts if k not in ("move", "bring_out", "swap")]
     result.text = " ".join(text for _, text in texts[:4])
     return result
 

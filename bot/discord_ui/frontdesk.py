@@ -25,13 +25,13 @@ from bot.discord_ui.open_hands import OpenHands
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
 from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
 from i18n import t
+from i18n.catalog import use_game_terms
 from i18n.history import history_line
 
 if TYPE_CHECKING:
@@ -180,6 +180,8 @@ class FrontDesk:
         player) the open hands of the people concerned are brought up to date.
         """
         self.remember(effects.table)
+        # This task says the table's messages in its game's words (the open hands too).
+        use_game_terms(effects.table.game)
         try:
             await self.publisher.deliver(effects)
         except discord.HTTPException as error:
@@ -239,7 +241,7 @@ class FrontDesk:
                 bot_level=bot_level,
             )
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         table: TableRecord = effects.table
         self.remember(table)
@@ -309,21 +311,25 @@ class FrontDesk:
         if isinstance(channel, discord.Thread):
             for table in await self.service.list_tables(guild_id, channel.parent_id, active=False):
                 if table.thread_id == channel.id:
+                    use_game_terms(table.game)
                     return int(table.id)
         channel_id = channel.id if channel is not None else None
         tables = await self.service.list_tables(guild_id, channel_id, active=True)
         if len(tables) == 1:
+            use_game_terms(tables[0].game)
             return int(tables[0].id)
         if not tables:
-            raise TableError("There is no open table in this channel.")
-        raise TableError("Several tables are open here: choose one with the `table` option.")
+            raise TableError("desk.no_table_here")
+        raise TableError("desk.several_tables")
 
     async def _of_this_server(self, interaction: discord.Interaction, table_id: int) -> None:
         """Refuse a table of another server as if it did not exist (a typed number or a
         crafted custom_id must not reach another server's table)."""
         table = await self.service.get(table_id)
         if table.guild_id != (interaction.guild_id or 0):
-            raise TableNotFound(f"There is no table {table_id}.")
+            raise TableNotFound(table=table_id)
+        # The rest of this interaction's task says the table's messages in its game's words.
+        use_game_terms(table.game)
 
     async def table_command(
         self,
@@ -373,9 +379,9 @@ class FrontDesk:
                 await reply_private(interaction, await hint_text(self, tid, user.id, locale))
                 return
             else:  # pragma: no cover - the command list is fixed
-                raise TableError(f"Unknown action {action}.")
+                raise TableError("cmd.error.failed")
         except TableError as error:
-            await reply_private(interaction, retranslate(str(error), locale))
+            await reply_private(interaction, error.text(locale))
             return
         except Exception:
             log.exception("/table %s failed", action)
@@ -406,7 +412,7 @@ class FrontDesk:
     ) -> None:
         table = await self.service.get(table_id)
         if table.phase is not Phase.PLAYING:
-            raise TableError(t("desk.not_playing", "en"))
+            raise TableError("desk.not_playing")
         # A missing board is posted whatever the window; a present one at most every
         # REPOST_WINDOW seconds (anyone may ask, and each post is a full image).
         version, newest = await self.service.board_of(table_id)
@@ -503,7 +509,7 @@ class FrontDesk:
                 await prompts.handle(self, interaction, control, values)
         except TableError as error:
             locale = locale_of(interaction)
-            await self.answer(interaction, retranslate(str(error), locale), public=public)
+            await self.answer(interaction, error.text(locale), public=public)
         except prompts.InvalidChoice:
             await self.answer(
                 interaction, t("robust.invalid_choice", locale_of(interaction)), public=public

@@ -16,7 +16,6 @@ import discord
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import move_label, seat_name
 from bot.table_model import TableError, TableRecord
 from i18n import t, tn
@@ -55,7 +54,7 @@ async def show_hint(
     try:
         text = await hint_text(desk, table_id, interaction.user.id, locale)
     except TableError as refusal:
-        text = retranslate(str(refusal), locale)
+        text = refusal.text(locale)
     await reply_private(interaction, text)
 
 

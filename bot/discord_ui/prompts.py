@@ -79,12 +79,10 @@ async def load_info(
     """
     info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     if info.seat is None:
-        raise NotSeated("You are not seated at this table.")
+        raise NotSeated("error.not_seated")
     if info.table.phase is not Phase.PLAYING or info.view is None:
         raise WrongPhase(
-            "This game is over."
-            if info.table.phase != Phase.LOBBY
-            else "This game has not started yet."
+            "error.game_over" if info.table.phase != Phase.LOBBY else "error.not_started"
         )
     if control.version != info.table.version:
         exchange = (info.view or {}).get("phase") == "exchange"
@@ -245,4 +243,4 @@ async def handle(
 def require_turn(info: PrivateInfo) -> None:
     """Raise :class:`NotYourTurn` unless the player owes a decision."""
     if not info.to_act:
-        raise NotYourTurn("It's not your turn.")
+        raise NotYourTurn("error.not_your_turn")

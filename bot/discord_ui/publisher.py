@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +20,14 @@ import discord
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.rendering import Renderer
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
 from bot.effects import Effects, PublicUpdate
 from bot.table_model import BOT_LEVELS, Phase, TableRecord
 from i18n import t
-from i18n.events import event_text
+from i18n.catalog import game_terms
+from i18n.events import tile_words
+from i18n.message import list_words, msg
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -110,8 +110,8 @@ def turn_line(
     if update.finished or table.phase is Phase.FINISHED:
         winners = update.winners or table.winners
         if winners:
-            names = ", ".join(seat_name(table, s, locale) for s in winners)
-            return t("turn.game_over_winners", locale, names=names), []
+            names = list_words([seat_name(table, s, locale) for s in winners], locale)
+            return t("turn.game_over_winners", locale, names=names, count=len(winners)), []
         return t("turn.game_over", locale), []
     if table.phase is Phase.ABANDONED:
         return "", []
@@ -127,7 +127,7 @@ def turn_line(
             if user is not None:
                 users.append(user)
         picked = view.get("exchanged") or []
-        names = ", ".join(seat_name(table, s, locale) for s in picked)
+        names = list_words([seat_name(table, s, locale) for s in picked], locale)
         done = t("turn.picked", locale, names=names) if picked else ""
         return t("turn.exchange", locale, mentions=", ".join(mentions), picked=done), users
     text, user = mention(table, to_act[0], locale)
@@ -135,7 +135,8 @@ def turn_line(
     if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
         left = view.get("tiles_left")
         pile = t("turn.pile", locale, count=left) if left is not None else ""
-        line = t("turn.with_tile", locale, mention=text, tile=view["current_tile"], pile=pile)
+        tile = tile_words(str(view["current_tile"])).text(locale)
+        line = t("turn.with_tile", locale, mention=text, tile=tile, pile=pile)
         return line, users
     if table.game == "carcassonne" and view.get("phase") == "figure":
         return t("turn.figure", locale, mention=text), users
@@ -143,38 +144,9 @@ def turn_line(
 
 
 def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
-    """The service's sentence about ``update`` in ``locale``.
-
-    The service writes English: the engine's event sentences, framed by its own ("Ann: …",
-    "… Game over: Ann won."). The events are told again from their facts
-    (:func:`i18n.events.event_text`) and the framing sentences are read back into their
-    catalogue keys (:func:`bot.discord_ui.retranslate.retranslate`); what neither knows stays
-    English.
-    """
-    text = update.text or ""
-    if locale == "en" or not text:
-        return text
-    events = [e for e in update.events or () if e.get("text")]
-    english = " ".join(str(e["text"]) for e in events)
-    if english and english in text:
-        head, _, tail = text.partition(english)
-        names = (update.view or {}).get("names")
-        told = " ".join(event_text(e, locale, game=table.game, names=names) for e in events)
-        parts = [_sentences(head, locale), told, _sentences(tail, locale)]
-        return " ".join(part for part in parts if part)
-    return _sentences(text, locale)
-
-
-def _sentences(text: str, locale: str) -> str:
-    """Each sentence of ``text`` retranslated (a whole text first: some hold a ``: ``)."""
-    text = text.strip()
-    if not text:
-        return ""
-    whole = retranslate(text, locale)
-    if whole != text:
-        return whole
-    pieces = re.split(r"(?<=[.!?])\s+", text)
-    return " ".join(retranslate(piece, locale) for piece in pieces)
+    """What the service says about ``update``, in ``locale`` (it hands over keys and
+    parameters, never finished sentences)."""
+    return update.message.text(locale)
 
 
 def drawable(update: PublicUpdate) -> bool:
@@ -307,8 +279,15 @@ class Publisher:
         """Post one update; with its board image only when ``draw`` (and it has a board).
 
         The ``last`` update of a delivery carries the controls and becomes the table's newest
-        board; return its message id (None without a thread).
+        board; return its message id (None without a thread). Said in the words of the
+        table's game (German Dog's Pöppel, Tock's Figur).
         """
+        with game_terms(table.game):
+            return await self._post_update_words(table, update, last=last, draw=draw)
+
+    async def _post_update_words(
+        self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool
+    ) -> int | None:
         if table.thread_id is None:
             return None
         thread = await self.channel(table.thread_id)
@@ -492,7 +471,7 @@ class Publisher:
         update = PublicUpdate(
             table_id=table.id,
             kind="board",
-            text=t("board.caption", self.locale(table)),
+            message=msg("board.caption"),
             version=table.version,
             view=view,
             to_act=tuple((view or {}).get("to_act") or ()),

@@ -36,6 +36,7 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import Effects, PrivateInfo
 from bot.table_model import Phase, TableError
 from i18n import t
+from i18n.events import card_word
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -128,9 +129,13 @@ def single_move(info: PrivateInfo, token: str) -> str | None:
 
 
 def _labels(info: PrivateInfo, moves: list[str], locale: str = "en") -> list[str]:
+    """Each move in words: the service's label (with the move's effects) when it has one."""
     names = _names(info)
     view: Mapping[str, Any] = info.view or {}
-    return [move_label(m, view, names, locale) for m in moves]
+    known = dict(zip(info.legal_moves, info.labels, strict=False))
+    return [
+        known[m].text(locale) if m in known else move_label(m, view, names, locale) for m in moves
+    ]
 
 
 async def hand_prompt(
@@ -143,13 +148,16 @@ async def hand_prompt(
     legal = list(info.legal_moves)
     lines = [note] if note else []
     received = view.get("received")
-    if received:
-        lines.append(t("race.received", locale, card=card_label(str(received), locale)))
+    # Said while the card is still in the hand: once played it is news no more (the view
+    # keeps it until the next deal).
+    if received and str(received) in (view.get("hand") or ()):
+        card = card_word(str(received), article=True).text(locale)
+        lines.append(t("race.received", locale, card=card))
     items: list[discord.ui.Item[Any]] = []
     phase = view.get("phase")
     if info.to_act and view.get("seven"):
         left = view["seven"].get("left", "?")
-        lines.append(t("race.finish_seven", locale, left=left))
+        lines.append(t("race.finish_seven", locale, count=left))
         moves = choices(info, SEGMENTS)
         labels = _labels(info, moves, locale)
         items = choice_controls(table, version, SEGMENTS, labels, back=None, locale=locale)
@@ -238,7 +246,7 @@ def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en"
         kinds = joker_kinds(info)
         discards = [m for m in legal if m == "X:D"]
         if not kinds and not discards:
-            raise TableError(t("error.joker_no_move", locale))
+            raise TableError("error.joker_no_move")
         if len(kinds) == 1 and not discards:
             return moves_prompt(info, "X=" + kinds[0], page, locale)
         if len(choices(info, "X")) <= PAGE_SIZE * SELECTS_PER_PAGE:
@@ -262,7 +270,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     """The moves for ``key`` as buttons, or a paged select."""
     moves = choices(info, key)
     if not moves:
-        raise TableError(t("error.card_no_move", locale, card=card_label(key, locale)))
+        raise TableError("error.card_no_move", card=card_word("X" if key.startswith("X") else key))
     if key.startswith("X="):
         title = t("race.joker_title", locale, card=card_label(key[2:], locale))
     else:
@@ -270,7 +278,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     if key == SEGMENTS:
         view = info.view or {}
         left = (view.get("seven") or {}).get("left", "?")
-        text = t("race.finish_seven", locale, left=left)
+        text = t("race.finish_seven", locale, count=left)
         back: str | None = None
     else:
         text = t("race.moves_with", locale, card=title)

@@ -12,14 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.discord_ui.retranslate import retranslate
 from bot.table_model import Phase, TableRecord
-from i18n import t, tn
+from i18n import t
+from i18n.message import list_words, say
+from i18n.moves import race_label
 from i18n.words import card_text
 from i18n.words import options_line as _options_line
 
-#: The service's names for bot seats, read back to say them in the reader's language.
-_BOT_NAMES = ("table.bot_name", "table.bot_suffix")
 GAME_TITLES = {"tock": "Tock", "dog": "Dog", "carcassonne": "Carcassonne"}
 COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
 RANK_WORDS = {"A": "A", "J": "J", "Q": "Q", "K": "K", "X": "Joker"}
@@ -29,15 +28,7 @@ def seat_name(table: TableRecord, seat: int | None, locale: object = "en") -> st
     """The display name of a seat (a person, a bot, or the seat number when free)."""
     if seat is None:
         return t("seat.nobody", locale)
-    for s in table.seats:
-        if s.index == seat:
-            if s.is_bot and s.user_id is None:
-                if not s.name:
-                    return t("seat.bot", locale, number=seat + 1)
-                # The service names bots in English ("Bot 2 (easy)", "Ann (bot)").
-                return retranslate(s.name, locale, _BOT_NAMES)
-            return s.name or t("seat.player", locale, number=seat + 1)
-    return t("seat.seat", locale, number=seat + 1)
+    return str(say(table.seat_label(seat), locale))
 
 
 def seat_names(table: TableRecord, seats: Sequence[int], locale: object = "en") -> list[str]:
@@ -108,11 +99,7 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
             who = t("lobby.free", locale)
         elif s.is_bot and s.user_id is None:
             level = t(f"bot_level.{s.bot_level}", locale) if s.bot_level else ""
-            name = retranslate(s.name, locale, _BOT_NAMES) or t("lobby.bot_default", locale)
-            if level and f"({level})" in name:  # "Bot 2 (hard)" says its level already
-                who = t("lobby.bot_named", locale, name=name)
-            else:
-                who = t("lobby.bot", locale, name=name, level=level)
+            who = t("lobby.bot", locale, name=str(say(s.label, locale)), level=level)
         else:
             who = s.name or f"<@{s.user_id}>"
             if s.left:
@@ -126,8 +113,8 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
     phase_key = PHASE_LINES.get(table.phase)
     lines.append(t(phase_key, locale) if phase_key else "")
     if table.phase is Phase.FINISHED and table.winners:
-        names = ", ".join(seat_name(table, s, locale) for s in table.winners)
-        lines.append(t("lobby.winners", locale, names=names))
+        names = list_words([seat_name(table, s, locale) for s in table.winners], locale)
+        lines.append(t("lobby.winners", locale, names=names, count=len(table.winners)))
     return "\n".join(lines)[:2000]
 
 
@@ -152,108 +139,15 @@ def declared_of_move(move: str) -> str | None:
     return match["declared"] if match else None
 
 
-def _seat_word(names: Mapping[int, str], seat: int, locale: object) -> str:
-    return names.get(seat) or t("move.seat", locale, number=seat + 1)
-
-
-def _location(loc: str, viewer: int | None, names: Mapping[int, str], locale: object = "en") -> str:
-    if loc.startswith("r"):
-        return loc[1:]
-    if loc.startswith("h"):
-        seat_text, slot = loc[1:].split(".", 1)
-        seat = int(seat_text)
-        if seat == viewer:
-            return t("move.home", locale, slot=slot)
-        return t("move.home_other", locale, name=_seat_word(names, seat, locale), slot=slot)
-    return loc
-
-
-def _owner(view: Mapping[str, Any], loc: str) -> int | None:
-    for seat, locations in (view.get("pawns") or {}).items():
-        for held in locations:
-            if str(held).rstrip("*") == loc:
-                return int(seat)
-    return None
-
-
-def describe_walks(
-    walks: str,
+def move_label(
+    move: str,
     view: Mapping[str, Any],
     names: Mapping[int, str],
-    viewer: int | None,
-    *,
-    show_steps: bool = False,
     locale: object = "en",
+    events: Sequence[Mapping[str, Any]] = (),
 ) -> str:
-    """``r11-r14,r10-r14`` -> ``pawn on 11 → 14, pawn on 10 → 14`` (with owners when foreign).
-
-    ``show_steps`` adds the steps of ring walks (for the 7, whose steps are shared out).
-    """
-    parts = []
-    ring = (view.get("board") or {}).get("ring")
-    for walk in walks.split(","):
-        start, _, end = walk.partition("-")
-        owner = _owner(view, start)
-        begin, finish = (
-            _location(start, viewer, names, locale),
-            _location(end, viewer, names, locale),
-        )
-        if owner is None or owner == viewer:
-            text = t("move.walk", locale, start=begin, end=finish)
-        else:
-            name = names.get(owner, "?")
-            text = t("move.walk_other", locale, name=name, start=begin, end=finish)
-        if show_steps and ring and start.startswith("r") and end.startswith("r"):
-            steps = (int(end[1:]) - int(start[1:])) % int(ring)
-            if 0 < steps <= 7:
-                text = tn("move.steps", steps, locale, walk=text)
-        parts.append(text)
-    return ", ".join(parts)
-
-
-def move_label(
-    move: str, view: Mapping[str, Any], names: Mapping[int, str], locale: object = "en"
-) -> str:
-    """A race move in words, for a button: ``K: bring a pawn out``, ``Q: pawn on 17 → 29``."""
-    viewer = view.get("viewer")
-    if move == "F":
-        return t("move.fold", locale)
-    if move.startswith("G:"):
-        return t("move.give", locale, card=card_label(move[2:], locale))
-    match = _PLAY.fullmatch(move)
-    if match is None:  # a bare segment of a pending 7
-        return describe_walks(move, view, names, viewer, show_steps=True, locale=locale)
-    declared = match["declared"]
-    if declared:
-        card = t("move.joker_as", locale, card=card_label(declared, locale))
-    else:
-        card = card_label(match["card"], locale)
-    action = match["action"]
-    if action == "D":
-        text = t("move.discard", locale)
-    elif action.startswith("E"):
-        target = action[1:]
-        text = (
-            t("move.bring_out", locale)
-            if not target
-            else t("move.bring_out_of", locale, name=_seat_word(names, int(target), locale))
-        )
-    elif action == "N":
-        text = t("move.null_swap", locale)
-    elif "<>" in action:
-        mine, _, other = action.partition("<>")
-        owner = _owner(view, other)
-        if owner is None:
-            text = t("move.swap_unknown", locale, mine=mine[1:], other=other[1:])
-        elif owner == viewer:
-            text = t("move.swap_own", locale, mine=mine[1:], other=other[1:])
-        else:
-            name = _seat_word(names, owner, locale)
-            text = t("move.swap_other", locale, mine=mine[1:], name=name, other=other[1:])
-    else:
-        seven = match["card"] in ("7", "X=7")
-        text = describe_walks(action, view, names, viewer, show_steps=seven, locale=locale)
-    return t("move.card_action", locale, card=card, action=text)
+    """A race move in words, for a button (see :func:`i18n.moves.race_label`)."""
+    return race_label(move, view, names, events).text(locale)
 
 
 def card_label(token: str, locale: object = "en") -> str:

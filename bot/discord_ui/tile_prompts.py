@@ -41,6 +41,7 @@ from bot.discord_ui.prompts import (
 from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
 from i18n import t
+from i18n.events import feature_words, tile_words
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -124,6 +125,30 @@ def figure_actions(view: Mapping[str, Any], placement: str) -> list[str]:
     return [str(m) for m in module.legal_moves(state)]
 
 
+def segment_sides(view: Mapping[str, Any], placement: str | None) -> dict[str, list[str]]:
+    """Which sides of the placed tile each figure spot reaches (``city0`` -> ``["N"]``), from
+    the engine's figure events, so a spot is named as a player sees it ("the city to the
+    north"). ``placement`` is None when the tile already lies on the board."""
+    from engine import get_game
+
+    module: Any = get_game("carcassonne")
+    try:
+        state = module.sample_state(view, 0)
+        if placement is not None:
+            state = module.apply(state, placement)
+        sides: dict[str, list[str]] = {}
+        for move in module.legal_moves(state):
+            segment = str(move).partition(":")[2]
+            if segment and segment not in sides:
+                for event in module.apply(state, move).events:
+                    if event.kind == "figure":
+                        sides[segment] = list(event.data.get("sides") or ())
+        return sides
+    except Exception:  # the words can do without the sides ("the city")
+        log.exception("could not tell the sides of the figure spots")
+        return {}
+
+
 def segments_of(actions: Sequence[str]) -> list[str]:
     """The distinct segments of ``actions``, in order (they get the letters A, B, C…)."""
     segments: list[str] = []
@@ -135,8 +160,13 @@ def segments_of(actions: Sequence[str]) -> list[str]:
     return segments
 
 
-def action_label(action: str, segments: Sequence[str], locale: str = "en") -> str:
-    """``follower:city0`` -> ``A: follower (knight) on city0``."""
+def action_label(
+    action: str,
+    segments: Sequence[str],
+    locale: str = "en",
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """``follower:city0`` -> ``A: follower (knight) on the city to the north``."""
     if action == "none":
         return t("tile.no_figure", locale)
     kind, _, segment = action.partition(":")
@@ -146,7 +176,8 @@ def action_label(action: str, segments: Sequence[str], locale: str = "en") -> st
     what = t(f"figure.{kind}", locale) if kind in KIND_WORDS else kind
     if kind in ("follower", "big") and role:
         what = t("tile.figure_role", locale, figure=what, role=role)
-    return t("tile.action", locale, letter=letter, what=what, segment=segment)
+    where = feature_words(segment, list((sides or {}).get(segment, ()))).text(locale)
+    return t("tile.action", locale, letter=letter, what=what, segment=where)
 
 
 async def cells_prompt(
@@ -185,7 +216,7 @@ async def cells_prompt(
         following = control_id(table, version, "cpg", page + 1)
         items.append(button(t("prompt.next", locale), following, row=1))
     items += hint_buttons(info.table, info.to_act, 2, locale)
-    tile = view.get("current_tile")
+    tile = tile_words(str(view.get("current_tile"))).text(locale)
     text = t("tile.where", locale, tile=tile, count=len(order))
     file = await desk.renderer.placements(view, placements, locale=locale) if image else None
     return Prompt(text, items, file)
@@ -234,10 +265,11 @@ async def figure_prompt(
     x, y = order[cell_index]
     actions = await asyncio.to_thread(figure_actions, view, f"{x},{y}@{rot}")
     segments = segments_of(actions)
+    sides = await asyncio.to_thread(segment_sides, view, f"{x},{y}@{rot}")
     table, version = info.table.id, info.table.version
     items: list[discord.ui.Item[Any]] = [
         button(
-            action_label(action, segments, locale),
+            action_label(action, segments, locale, sides),
             control_id(table, version, "fig", cell_index, rot, index),
             style=discord.ButtonStyle.secondary
             if action == "none"
@@ -251,7 +283,7 @@ async def figure_prompt(
         items.append(button(t("prompt.back", locale), back_id, row=4))
     tile = str(view.get("current_tile"))
     file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
-    text = t("tile.figure", locale, tile=tile, x=x, y=y, rot=rot)
+    text = t("tile.figure", locale, tile=tile_words(tile).text(locale), x=x, y=y, rot=rot)
     return Prompt(text, items, file), actions
 
 
@@ -395,11 +427,12 @@ async def _start_prompt(desk: FrontDesk, info: PrivateInfo, locale: str = "en") 
 
         moves = list(info.legal_moves)
         segments = segments_of(moves)
+        sides = await asyncio.to_thread(segment_sides, view, None)
         items = choice_controls(
             info.table.id,
             info.table.version,
             "F",
-            [action_label(m, segments, locale) for m in moves],
+            [action_label(m, segments, locale, sides) for m in moves],
             back=None,
             placeholder=t("tile.choose_spot", locale),
             locale=locale,
@@ -423,11 +456,13 @@ async def _place(
     actions = await asyncio.to_thread(figure_actions, view, f"{x},{y}@{rot}")
     if not 0 <= index < len(actions):
         raise OutOfDate()
-    tile = view.get("current_tile")
+    tile = str(view.get("current_tile"))
     move = f"{tile} {x},{y}@{rot} {actions[index]}"
     locale = locale_of(interaction)
-    chosen = action_label(actions[index], segments_of(actions), locale)
-    label = t("tile.placed_label", locale, tile=tile, x=x, y=y, rot=rot, figure=chosen)
+    sides = await asyncio.to_thread(segment_sides, view, f"{x},{y}@{rot}")
+    chosen = action_label(actions[index], segments_of(actions), locale, sides)
+    words = tile_words(tile).text(locale)
+    label = t("tile.placed_label", locale, tile=words, x=x, y=y, rot=rot, figure=chosen)
     await _act(desk, interaction, control, move, label)
 
 

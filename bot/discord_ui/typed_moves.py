@@ -19,7 +19,6 @@ from discord import app_commands
 
 from bot.discord_ui.prompts import OutOfDate
 from bot.discord_ui.replies import reply_private
-from bot.discord_ui.retranslate import retranslate
 from bot.discord_ui.texts import move_label, seat_name
 from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
@@ -59,7 +58,11 @@ def _race_options(info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
     view: Mapping[str, Any] = info.view or {}
     seats = view.get("seats") or [s.index for s in info.table.seats]
     names = {int(seat): seat_name(info.table, int(seat), locale) for seat in seats}
-    return [(move_label(m, view, names, locale), m) for m in info.legal_moves]
+    known = dict(zip(info.legal_moves, info.labels, strict=False))  # with the moves' effects
+    return [
+        (known[m].text(locale) if m in known else move_label(m, view, names, locale), m)
+        for m in info.legal_moves
+    ]
 
 
 def _tile_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
@@ -68,7 +71,10 @@ def _tile_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple
     view: Mapping[str, Any] = info.view or {}
     if view.get("phase") == "figure":
         segments = tile_prompts.segments_of(info.legal_moves)
-        return [(tile_prompts.action_label(m, segments, locale), m) for m in info.legal_moves]
+        sides = tile_prompts.segment_sides(view, None)
+        return [
+            (tile_prompts.action_label(m, segments, locale, sides), m) for m in info.legal_moves
+        ]
     placements = tile_prompts.placements_of(info)
     tile = view.get("current_tile")
     options = []
@@ -76,9 +82,10 @@ def _tile_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple
         for rot in sorted(placements[(x, y)]):
             actions = tile_prompts.figure_actions(view, f"{x},{y}@{rot}")
             segments = tile_prompts.segments_of(actions)
+            sides = tile_prompts.segment_sides(view, f"{x},{y}@{rot}")
             where = t("clicks.placement_option", locale, number=index + 1, rot=rot)
             for action in actions:
-                figure = tile_prompts.action_label(action, segments, locale)
+                figure = tile_prompts.action_label(action, segments, locale, sides)
                 label = t("clicks.typed_placement", locale, placement=where, figure=figure)
                 options.append((label, f"{tile} {x},{y}@{rot} {action}"))
     return options
@@ -146,7 +153,7 @@ async def play_typed(
         await reply_private(interaction, t("error.out_of_date", locale))
         return
     except TableError as error:
-        await reply_private(interaction, retranslate(str(error), locale))
+        await reply_private(interaction, error.text(locale))
         return
     await desk.deliver(effects)
     if info.table.game == "carcassonne":
@@ -162,9 +169,9 @@ async def _chosen(
     at its version; the service judges whether that version is still good), the words of a
     legal move now, or its notation. Refusals are :class:`TableError` or :class:`OutOfDate`."""
     if info.seat is None:
-        raise NotSeated("You are not seated at this table.")
+        raise NotSeated("error.not_seated")
     if info.table.phase is not Phase.PLAYING:
-        raise TableError(t("clicks.move_not_playing", locale))
+        raise TableError("clicks.move_not_playing")
     match = _VALUE.fullmatch(value.strip())
     if match is not None:
         version, index = int(match["version"]), int(match["index"])
@@ -175,9 +182,9 @@ async def _chosen(
         return label, move, version
     options = await move_options(desk, info, locale)
     if not options:
-        raise NotYourTurn("It's not your turn.")
+        raise NotYourTurn("error.not_your_turn")
     typed = value.strip().casefold()
     for label, move in options:
         if typed in (label.casefold(), move.casefold()):
             return label, move, info.table.version
-    raise TableError(t("clicks.move_unknown", locale))
+    raise TableError("clicks.move_unknown")

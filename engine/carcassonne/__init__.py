@@ -18,7 +18,6 @@ from __future__ import annotations
 from engine.carcassonne.api import (
     apply,
     auto_action,
-    describe_move,
     figure_spots,
     from_setup,
     leave,
@@ -52,7 +51,6 @@ __all__ = [
     "Turn",
     "apply",
     "auto_action",
-    "describe_move",
     "figure_spots",
     "from_setup",
     "leave",

@@ -257,51 +257,6 @@ def parse_move(state: State, text: str, seat: int | None = None) -> Move:
     return move
 
 
-def describe_move(state: State, move: Move | str) -> str:
-    """An English phrase for ``move`` in ``state`` (for buttons and logs), capitalised."""
-    text = _describe(state, move)
-    return text[:1].upper() + text[1:]
-
-
-def _describe(state: State, move: Move | str) -> str:
-    if isinstance(move, str):
-        move = parse_syntax(move)
-    tile = state.current or "the tile"
-    if isinstance(move, Placement):
-        return f"place {tile} at ({move.x},{move.y}) turned {move.rot}°"
-    if isinstance(move, Action):
-        return _describe_action(move)
-    assert isinstance(move, Turn)
-    text = f"place {move.tile} at ({move.placement.x},{move.placement.y}) turned "
-    text += f"{move.placement.rot}°"
-    if move.action is not None:
-        text += " and " + _describe_action(move.action)
-    return text
-
-
-def _describe_action(action: Action) -> str:
-    if action.kind is None or action.segment is None:
-        return "place no figure"
-    seg = action.segment
-    where = "the monastery" if seg == "monastery" else f"its {seg[:-1].rstrip('0123456789')}"
-    role = {
-        "city": "knight",
-        "road": "thief",
-        "field": "farmer",
-        "monastery": "monk",
-    }[seg.rstrip("0123456789")]
-    what = {
-        "follower": f"a follower ({role})",
-        "big": f"the big follower ({role})",
-        "builder": "the builder",
-        "pig": "the pig",
-    }[action.kind]
-    return f"put {what} on {where} ({seg})"
-
-
-# -- reading the state ---------------------------------------------------------------------
-
-
 def to_position(state: State) -> dict[str, Any]:
     """The CN-5 position (JSON-able, normal form)."""
     figures = sorted(state.figures, key=lambda f: (f.y, f.x))
@@ -383,14 +338,7 @@ def leave(state: State, seat: int) -> State:
         raise IllegalMove(f"no seat {seat}")
     new = state.copy(share_board=True)
     new.left = state.left | {seat}
-    new.events = (
-        Event(
-            "left",
-            seat,
-            {},
-            f"{state.names[seat]} left the table; their turns are now played automatically",
-        ),
-    )
+    new.events = (Event("left", seat, {}),)
     return new
 
 

@@ -10,7 +10,7 @@ from itertools import chain
 
 from engine.carcassonne.features import cell_key, key_cell
 from engine.carcassonne.notation import NONE, Action, Placement
-from engine.carcassonne.scoring import final_scoring, join_names, score_placement
+from engine.carcassonne.scoring import final_scoring, score_placement
 from engine.carcassonne.state import (
     FIGURE_INDEX,
     SEG_BITS,
@@ -18,7 +18,16 @@ from engine.carcassonne.state import (
     Figure,
     State,
 )
-from engine.carcassonne.tiles import CITY, FIELD, MONASTERY, ROAD, SIDE_DELTA, TILES
+from engine.carcassonne.tiles import (
+    CITY,
+    FIELD,
+    HALVES,
+    MONASTERY,
+    ROAD,
+    SIDE_DELTA,
+    SIDES,
+    TILES,
+)
 from engine.protocol import Event
 
 
@@ -246,45 +255,43 @@ def place(state: State, x: int, y: int, k: int) -> None:
                 if seg.kind == CITY or seg.kind == ROAD
             }
             state.extra_earned = any(parent.get(sid, sid) in joined for sid in builders)
-    name = state.names[seat]
-    events: tuple[EventPart, ...] = ((_place_event, (seat, name, tile, x, y, k)),)
+    events: tuple[EventPart, ...] = ((_place_event, (seat, tile, x, y, k)),)
     if state.extra_earned:
-        events += ((_builder_event, (seat, name)),)
+        events += ((_builder_event, (seat,)),)
     state.event_parts += events
 
 
-def _place_event(seat: int, name: str, tile: str, x: int, y: int, k: int) -> Event:
-    return Event(
-        "place",
-        seat,
-        {"tile": tile, "x": x, "y": y, "rot": 90 * k},
-        f"{name} places {tile} at ({x},{y}), turned {90 * k}°",
-    )
+def _place_event(seat: int, tile: str, x: int, y: int, k: int) -> Event:
+    return Event("place", seat, {"tile": tile, "x": x, "y": y, "rot": 90 * k})
 
 
-def _builder_event(seat: int, name: str) -> Event:
-    return Event("builder", seat, {}, f"{name}'s builder earns an extra turn")
+def _builder_event(seat: int) -> Event:
+    return Event("builder", seat, {})
 
 
-def _figure_event(seat: int, name: str, kind: str, x: int, y: int, segment: str) -> Event:
-    return Event(
-        "figure",
-        seat,
-        {"kind": kind, "x": x, "y": y, "segment": segment},
-        f"{name} puts {_FIGURE_WORDS[kind]} on {segment} at ({x},{y})",
-    )
+def _figure_event(
+    seat: int, kind: str, x: int, y: int, segment: str, tile: str, k: int, local: int
+) -> Event:
+    sides = segment_sides(tile, k, local)
+    data = {"kind": kind, "x": x, "y": y, "segment": segment, "sides": sides}
+    return Event("figure", seat, data)
 
 
-def _no_figure_event(seat: int, name: str) -> Event:
-    return Event("no_figure", seat, {}, f"{name} places no figure")
+def _no_figure_event(seat: int) -> Event:
+    return Event("no_figure", seat, {})
 
 
-_FIGURE_WORDS = {
-    "follower": "a follower",
-    "big": "the big follower",
-    "builder": "the builder",
-    "pig": "the pig",
-}
+def segment_sides(tile: str, k: int, local: int) -> list[str]:
+    """The board sides (``N``, ``E``, ``S``, ``W``) a segment of a placed tile reaches, so a
+    player can be told "the city to the north"; empty for a monastery or an inner field."""
+    tt = TILES[tile]
+    rotated = tt.rotations[k]
+    if tt.segments[local].kind == FIELD:
+        halves = {HALVES[h][0] for h, s in enumerate(rotated.half_seg) if s == local}
+        return [side for side in SIDES if side in halves]
+    if tt.segments[local].kind == MONASTERY:
+        return []
+    return [SIDES[s] for s in sorted(rotated.seg_sides[local])]
 
 
 def act(state: State, action: Action) -> None:
@@ -295,7 +302,7 @@ def act(state: State, action: Action) -> None:
     events: list[EventPart] = []
     if action.kind is not None and action.segment is not None:
         index = state.last_index()
-        tid, x, y, _k = state.tiles[index]
+        tid, x, y, k = state.tiles[index]
         local = TILES[tid].segment_index(action.segment)
         fig = Figure(seat, action.kind, x, y, (index << SEG_BITS) + local, action.segment)
         state.figures = (*state.figures, fig)
@@ -304,10 +311,11 @@ def act(state: State, action: Action) -> None:
         mine[FIGURE_INDEX[action.kind]] -= 1
         supply[seat] = (mine[0], mine[1], mine[2], mine[3])
         state.supply = tuple(supply)
-        events.append((_figure_event, (seat, state.names[seat], action.kind, x, y, action.segment)))
+        figure = (seat, action.kind, x, y, action.segment, tid, k, local)
+        events.append((_figure_event, figure))
     else:
-        # Said in words so that a log or chat line never reads "played none".
-        events.append((_no_figure_event, (seat, state.names[seat])))
+        # A fact of its own so that a log or chat line never reads "played none".
+        events.append((_no_figure_event, (seat,)))
     events.extend(score_placement(state))
     state.log = (*state.log, f"{state.pending} {action}")
     state.pending = None
@@ -344,13 +352,11 @@ def draw(state: State) -> None:
             return
         state.discarded = (*state.discarded, tile)
         seat = state.to_act
-        who = state.names[seat] if seat is not None else "nobody"
         events.append(
             Event(
                 "tile_discarded",
                 seat,
                 {"tile": tile},
-                f"{tile} fits nowhere and is discarded; {who} draws again",
             )
         )
     state.event_parts += tuple(events)
@@ -368,15 +374,7 @@ def finish(state: State) -> None:
     state.placements_cache = []
     best = max(state.scores)
     state.winners = tuple(s for s, v in enumerate(state.scores) if v == best)
-    scores = ", ".join(f"{state.names[s]} {v}" for s, v in enumerate(state.scores))
     events.append(
-        Event(
-            "game_over",
-            None,
-            {"scores": list(state.scores), "winners": list(state.winners)},
-            f"Game over. Scores: {scores}. "
-            f"{'Winner' if len(state.winners) == 1 else 'Winners'}: "
-            f"{join_names(state, list(state.winners))}",
-        )
+        Event("game_over", None, {"scores": list(state.scores), "winners": list(state.winners)})
     )
     state.event_parts += tuple(events)

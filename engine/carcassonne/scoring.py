@@ -17,14 +17,6 @@ from engine.protocol import Event
 _KIND_WORD = {CITY: "city", ROAD: "road", FIELD: "farm", MONASTERY: "monastery"}
 
 
-def join_names(state: State, seats: list[int]) -> str:
-    """``"Red"``, ``"Red and Blue"``, ``"Red, Blue and Green"``."""
-    names = [state.names[s] for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def owners_of(strengths: list[int]) -> list[int]:
     """The seats with the greatest strength above 0 (K-6.2)."""
     best = max(strengths, default=0)
@@ -33,43 +25,26 @@ def owners_of(strengths: list[int]) -> list[int]:
     return [seat for seat, s in enumerate(strengths) if s == best]
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def road_city_value(state: State, feat: Feature, complete: bool) -> tuple[int, str, dict[str, Any]]:
-    """Points of a road or city, the breakdown text and data (K-6.4, K-6.5, K-8.3, K-8.4)."""
+def road_city_value(state: State, feat: Feature, complete: bool) -> tuple[int, dict[str, Any]]:
+    """Points of a road or city and the facts of its score (K-6.4, K-6.5, K-8.3, K-8.4)."""
     size = len(feat.cells)
     data: dict[str, Any] = {"tiles": size}
     if feat.kind == ROAD:
         data["inn"] = feat.inn
-        if feat.inn:
-            mult = 2 if complete else 0
-            text = f"road of {_plural(size, 'tile')} with an inn ×{mult}"
-        else:
-            mult = 1
-            text = f"road of {_plural(size, 'tile')} ×1"
-        points = size * mult
+        mult = (2 if complete else 0) if feat.inn else 1
         data["multiplier"] = mult
-        return points, f"{text} = {points}", data
+        return size * mult, data
     shields = feat.shields
     data["shields"] = shields
     data["cathedral"] = feat.cathedral
     if feat.cathedral:
         mult = 3 if complete else 0
-        what = f"city of {_plural(size, 'tile')} with a cathedral"
     elif complete and size == 2 and state.options.small_cities:
         mult = 1
-        what = f"small city of {_plural(size, 'tile')}"
     else:
         mult = 2 if complete else 1
-        what = f"city of {_plural(size, 'tile')}"
-    points = mult * (size + shields)
-    text = f"{what} ×{mult}"
-    if shields:
-        text += f" + {_plural(shields, 'shield')} ×{mult}"
     data["multiplier"] = mult
-    return points, f"{text} = {points}", data
+    return mult * (size + shields), data
 
 
 def _awards(owners: list[int], points: int) -> dict[str, int]:
@@ -77,24 +52,11 @@ def _awards(owners: list[int], points: int) -> dict[str, int]:
     return {str(seat): points for seat in owners}
 
 
-def _award(
-    state: State,
-    owners: list[int],
-    points: int,
-    text: str,
-    data: dict[str, Any],
-    scores: list[int],
-) -> Event:
+def _award(owners: list[int], points: int, data: dict[str, Any], scores: list[int]) -> Event:
     for seat in owners:
         scores[seat] += points
     data = {**data, "points": points, "owners": owners, "awards": _awards(owners, points)}
-    if not owners:
-        full = f"{text} — no follower, nobody scores"
-    elif len(owners) == 1:
-        full = f"{text} — {state.names[owners[0]]}"
-    else:
-        full = f"{text} — {join_names(state, owners)} tie"
-    return Event("score", owners[0] if len(owners) == 1 else None, data, full)
+    return Event("score", owners[0] if len(owners) == 1 else None, data)
 
 
 def _cell_of(state: State, sid: int) -> Cell:
@@ -132,10 +94,10 @@ def score_placement(state: State) -> list[EventPart]:
     # Cities first, then roads (K-6.7); segment order already lists cities before roads.
     for root in done:
         feat = state.feats[root]
-        points, text, data = road_city_value(state, feat, True)
+        points, data = road_city_value(state, feat, True)
         owners = owners_of(state.strengths(root))
         data.update(feature=_KIND_WORD[feat.kind], final=False)
-        events.append(_award(state, owners, points, text, data, scores))
+        events.append(_award(owners, points, data, scores))
         if feat.kind == CITY and any(feat.goods) and state.to_act is not None:
             events.append(_take_goods(state, feat))
     monasteries: list[int] = []
@@ -157,7 +119,7 @@ def score_placement(state: State) -> list[EventPart]:
     for sid in monasteries:
         owners = owners_of(state.strengths(sid))
         data = {"feature": "monastery", "tiles": 9, "final": False}
-        events.append(_award(state, owners, 9, "monastery with all 8 neighbours = 9", data, scores))
+        events.append(_award(owners, 9, data, scores))
     done.extend(monasteries)
     state.scores = tuple(scores)
     returned = _return_figures(state, set(done))
@@ -177,13 +139,7 @@ def _take_goods(state: State, feat: Feature) -> Event:
     goods[seat] = (mine[0] + feat.goods[0], mine[1] + feat.goods[1], mine[2] + feat.goods[2])
     state.goods = tuple(goods)
     got = {name: feat.goods[i] for i, name in enumerate(GOODS) if feat.goods[i]}
-    listed = ", ".join(f"{n} {name}" for name, n in got.items())
-    return Event(
-        "goods",
-        seat,
-        {"goods": got},
-        f"{state.names[seat]} takes {listed} for completing the city",
-    )
+    return Event("goods", seat, {"goods": got})
 
 
 def _return_figures(state: State, roots: set[int]) -> list[EventPart]:
@@ -206,26 +162,20 @@ def _send_back(state: State, keep: list[Figure], back: list[Figure]) -> list[Eve
         return []
     supply = [list(s) for s in state.supply]
     events: list[EventPart] = []
-    names = state.names
     for fig in back:
         supply[fig.player][_FIG_INDEX[fig.kind]] += 1
-        events.append((_returned_event, (names[fig.player], fig)))
+        events.append((_returned_event, (fig,)))
     state.supply = tuple((s[0], s[1], s[2], s[3]) for s in supply)
     state.figures = tuple(keep)
     return events
 
 
-def _returned_event(name: str, fig: Figure) -> Event:
-    return Event(
-        "figure_returned",
-        fig.player,
-        {"kind": fig.kind, "x": fig.x, "y": fig.y, "segment": fig.segment},
-        f"{name}'s {_FIG_WORD[fig.kind]} on ({fig.x},{fig.y}) returns to supply",
-    )
+def _returned_event(fig: Figure) -> Event:
+    data = {"kind": fig.kind, "x": fig.x, "y": fig.y, "segment": fig.segment}
+    return Event("figure_returned", fig.player, data)
 
 
 _FIG_INDEX = {"follower": 0, "big": 1, "builder": 2, "pig": 3}
-_FIG_WORD = {"follower": "follower", "big": "big follower", "builder": "builder", "pig": "pig"}
 
 
 def _return_lonely_builders(state: State) -> list[EventPart]:
@@ -260,10 +210,10 @@ def final_scoring(state: State) -> list[Event]:
             feat = state.feats.get(root)
             if feat is None or feat.kind != kind or feat.open == 0:
                 continue
-            points, text, data = road_city_value(state, feat, False)
+            points, data = road_city_value(state, feat, False)
             owners = owners_of(state.strengths(root))
             data.update(feature=_KIND_WORD[kind], final=True)
-            events.append(_award(state, owners, points, text, data, scores))
+            events.append(_award(owners, points, data, scores))
     for root in sorted(occupied):
         if state.seg_kind(root) != MONASTERY:
             continue
@@ -274,8 +224,7 @@ def final_scoring(state: State) -> list[Event]:
         owners = owners_of(state.strengths(root))
         points = 1 + around
         data = {"feature": "monastery", "tiles": points, "final": True}
-        text = f"unfinished monastery 1 + {around} neighbours = {points}"
-        events.append(_award(state, owners, points, text, data, scores))
+        events.append(_award(owners, points, data, scores))
     if state.options.farms != "off":
         events.extend(_score_farms(state, scores, sorted(occupied)))
     events.extend(_score_goods(state, scores))
@@ -319,11 +268,6 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
             pts = [n * p for p in per_owner]
             for s, p in zip(owners, pts, strict=True):
                 scores[s] += p
-            text = f"farm bordering {_plural(n, 'complete city')}".replace("citys", "cities")
-            parts = []
-            for s, p, per in zip(owners, pts, per_owner, strict=True):
-                pig = " (pig)" if per == 4 else ""
-                parts.append(f"{state.names[s]} {n} ×{per}{pig} = {p}")
             data = {
                 "feature": "farm",
                 "cities": n,
@@ -332,14 +276,7 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
                 "awards": {str(o): p for o, p in zip(owners, pts, strict=True)},
                 "final": True,
             }
-            events.append(
-                Event(
-                    "score",
-                    owners[0] if len(owners) == 1 else None,
-                    data,
-                    f"{text}: " + "; ".join(parts),
-                )
-            )
+            events.append(Event("score", owners[0] if len(owners) == 1 else None, data))
     elif mode == "second":
         for seat in range(state.players):
             paid: set[int] = set()
@@ -353,10 +290,6 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
                 continue
             points = 3 * len(paid) + len(pig_cities)
             scores[seat] += points
-            text = f"farms of {state.names[seat]} border {_plural(len(paid), 'complete city')}"
-            text = text.replace("citys", "cities") + " ×3"
-            if pig_cities:
-                text += f" + {len(pig_cities)} with the pig ×1"
             data = {
                 "feature": "farm",
                 "cities": len(paid),
@@ -365,7 +298,7 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
                 "awards": {str(seat): points},
                 "final": True,
             }
-            events.append(Event("score", seat, data, f"{text} = {points}"))
+            events.append(Event("score", seat, data))
     else:  # first edition: city by city (K-9.5)
         for city in sorted(complete):
             strengths = [0] * state.players
@@ -382,7 +315,6 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
             for s, p in zip(owners, pts, strict=True):
                 scores[s] += p
             cx, cy = _cell_of(state, city)
-            where = f"{state.seg_name(city)} at ({cx},{cy})"
             data = {
                 "feature": "farm",
                 "city": [cx, cy],
@@ -392,15 +324,7 @@ def _score_farms(state: State, scores: list[int], occupied: list[int]) -> list[E
                 "awards": {str(o): p for o, p in zip(owners, pts, strict=True)},
                 "final": True,
             }
-            parts = [f"{state.names[s]} {p}" for s, p in zip(owners, pts, strict=True)]
-            events.append(
-                Event(
-                    "score",
-                    owners[0] if len(owners) == 1 else None,
-                    data,
-                    f"farmers supplying the city {where}: " + ", ".join(parts),
-                )
-            )
+            events.append(Event("score", owners[0] if len(owners) == 1 else None, data))
     return events
 
 
@@ -423,13 +347,5 @@ def _score_goods(state: State, scores: list[int]) -> list[Event]:
                 "awards": _awards(owners, 10),
                 "final": True,
             }
-            who = join_names(state, owners)
-            events.append(
-                Event(
-                    "score",
-                    owners[0] if len(owners) == 1 else None,
-                    data,
-                    f"most {name} ({max(counts)} tokens) = 10 — {who}",
-                )
-            )
+            events.append(Event("score", owners[0] if len(owners) == 1 else None, data))
     return events

@@ -24,8 +24,8 @@ Driving a split 7 button by button (C-8.7, N-5.3), for UIs
 
 Other extras and details beyond :mod:`engine.protocol`
 ------------------------------------------------------
-* ``describe_move(state, move_or_text)`` gives English words ("K: bring a pawn out",
-  "Q: pawn on r17 → r29", "J: swap your r30 with Blue's r40", "7: r10 → r13 (3 of 7)").
+* Events are facts (kind, seat, data), never sentences: :mod:`i18n.events` and
+  :mod:`i18n.moves` say events and moves in each reader's language.
 * ``apply(state, move, seat=None)`` and ``parse_move(state, text, seat=None)``: ``seat``
   says who acts. It is needed for an exchange pick ``G:c`` given as text while several
   seats still owe a pick (moves from ``legal_moves(state, seat)`` carry their seat); in the

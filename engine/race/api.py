@@ -67,9 +67,19 @@ class RaceGame:
         else:
             kind = opts["game_type"]
             if kind == "2v2" and players != 4:
-                raise InvalidOptions("option 'game_type' 2v2 needs exactly 4 players")
+                raise InvalidOptions(
+                    "option 'game_type' 2v2 needs exactly 4 players",
+                    option="game_type",
+                    value=kind,
+                    players=4,
+                )
             if kind == "2v2v2" and players != 6:
-                raise InvalidOptions("option 'game_type' 2v2v2 needs exactly 6 players")
+                raise InvalidOptions(
+                    "option 'game_type' 2v2v2 needs exactly 6 players",
+                    option="game_type",
+                    value=kind,
+                    players=6,
+                )
             teams = {"ffa": None, "2v2": TEAMS_4, "2v2v2": TEAMS_6}[kind]
             game_opts = tuple(sorted((k, opts[k]) for k in ("seven", "quick_start", "variant5")))
         cfg = make_config(self.name, players, game_opts, teams)
@@ -85,12 +95,10 @@ class RaceGame:
         rng = random.Random(seed)
         dealer = cfg.seats[rng.randrange(len(cfg.seats))]
         seed2 = flow.next_seed(rng)
-        events = [
-            Event("dealer", dealer, {"dealer": dealer}, f"{colour_name(dealer)} deals first.")
-        ]
+        events = [Event("dealer", dealer, {"dealer": dealer})]
         cards = [t for t, n in cfg.deck.items() for _ in range(n)]
         draw, seed3 = flow.shuffled(cards, seed2)
-        events.append(Event("shuffle", None, {}, "The cards are shuffled."))
+        events.append(Event("shuffle", None, {"cycle": False}))
         state = State(
             cfg=cfg,
             pawns=tuple(pawns),
@@ -454,9 +462,7 @@ class RaceGame:
             raise IllegalMove(f"seat {seat} is not in the game")
         if seat in state.left:
             return state
-        events = [
-            Event("left", seat, {}, f"{colour_name(seat)} has left; the game plays for them.")
-        ]
+        events = [Event("left", seat, {})]
         state = state.evolve(left=state.left | {seat}, events=tuple(events))
         if state.phase == "exchange" and seat in self.seats_to_act(state):
             return flow.auto_pick(state, seat, events)
@@ -565,39 +571,6 @@ class RaceGame:
         data["discard"] = discard
         data["seed"] = rng.getrandbits(63)
         return load(data, self.name)
-
-    def describe_move(self, state: State, move: Move | str) -> str:
-        """English words for a move: "K: bring a pawn out", "7: r10 → r13 (3 of 7)"."""
-        if isinstance(move, str):
-            move = self.parse_move(state, move)
-        text = move.text
-        card = card_part(move.card, move.rank) if move.card else ""
-        if move.kind == "pick":
-            return f"Pass {move.card} to your partner"
-        if move.kind == "discard":
-            return f"{move.card}: discard"
-        if move.kind == "fold":
-            return "Fold: no card can be played"
-        act = move.action
-        if not act:
-            return text
-        if act[0] == "out":
-            whose = "" if act[1] == move.seat else f" of {colour_name(act[1])}"
-            return f"{card}: bring a pawn{whose} out"
-        if act[0] == "null":
-            return f"{card}: swap without effect"
-        if act[0] == "swap":
-            occ = state.occupancy()
-            other = colour_name(occ[act[2]])
-            return f"{card}: swap your {loc_text(act[1])} with {other}'s {loc_text(act[2])}"
-        if act[0] == "walk":
-            return f"{card}: pawn on {loc_text(act[1])} → {loc_text(act[2])}"
-        segs = act[1]
-        parts = ", ".join(f"{loc_text(a)} → {loc_text(b)}" for a, _, b in segs)
-        if move.kind in ("segment", "partial"):
-            left = state.seven.left if state.seven is not None else 7
-            return f"7: {parts} ({segs[0][1]} of {left})"
-        return f"{card or '7'}: {parts}"
 
 
 def _step_path(search: SevenSearch, a: int, b: int, left: int) -> list[int] | None:

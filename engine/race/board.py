@@ -62,7 +62,6 @@ class Work:
                 "capture",
                 victim,
                 {"at": at, "by": by, "to": NAMES[KENNEL + victim]},
-                f"{COLOURS[victim]}'s pawn on {at} goes back to its kennel.",
             )
         )
 
@@ -93,7 +92,6 @@ class Work:
                     "to": to_text,
                     "path": list(map(names.__getitem__, path)),
                 },
-                f"{COLOURS[seat]} pawn {frm_text} → {to_text}.",
             )
         )
 
@@ -113,7 +111,6 @@ class Work:
                 "bring_out",
                 actor,
                 {"colour": colour, "to": to},
-                f"{COLOURS[colour]} brings a pawn out onto {to}.",
             )
         )
 
@@ -129,7 +126,6 @@ class Work:
                 "swap",
                 actor,
                 {"a": a_text, "b": b_text, "colours": [sa, sb]},
-                f"{COLOURS[sa]} {a_text} and {COLOURS[sb]} {b_text} swap places.",
             )
         )
 

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 
 from engine.protocol import Event, IllegalMove
-from engine.race.board import COLOURS, Work, colour_name
+from engine.race.board import Work
 from engine.race.cards import sort_cards
 from engine.race.geometry import HOME, KENNEL, Config, is_home, loc_text
 from engine.race.move import Move
@@ -117,7 +117,7 @@ def next_deal(state: State, events: list[Event]) -> State:
     """End the hand / round and deal the next one (T-4, D-4)."""
     cfg = state.cfg
     what = "round" if cfg.is_dog else "hand"
-    events.append(Event("hand_over", None, {what: state.number}, f"The {what} is over."))
+    events.append(Event("hand_over", None, {what: state.number}))
     return deal(
         state.evolve(banned=False, folded=frozenset()),
         cfg.next_seat(state.dealer),
@@ -136,14 +136,14 @@ def deal(state: State, dealer: int, number: int, events: list[Event]) -> State:
         if len(draw) < size * len(seats):
             draw, seed = shuffled(draw + discard, seed)
             discard = ()
-            events.append(Event("shuffle", None, {}, "The cards are shuffled."))
+            events.append(Event("shuffle", None, {"cycle": False}))
     else:
         sizes = TOCK_SIZES[cfg.players]
         if number > len(sizes) or len(draw) < sizes[number - 1] * len(seats):
             number = 1
             draw, seed = shuffled(draw + discard, seed)
             discard = ()
-            events.append(Event("shuffle", None, {}, "A new deck cycle: all cards are shuffled."))
+            events.append(Event("shuffle", None, {"cycle": True}))
         size = sizes[number - 1]
     hands = [list(h) for h in state.hands]
     order = []
@@ -163,7 +163,6 @@ def deal(state: State, dealer: int, number: int, events: list[Event]) -> State:
             "deal",
             dealer,
             {"dealer": dealer, "size": size, ("round" if cfg.is_dog else "hand"): number},
-            f"{colour_name(dealer)} deals {size} cards each.",
         )
     )
     new = state.evolve(
@@ -196,8 +195,8 @@ def pick(state: State, seat: int, token: str, events: list[Event]) -> State:
     """Seat ``seat`` picks ``token`` for its partner (C-10.5)."""
     picks = dict(state.exchange)
     picks[seat] = token
-    events.append(Event("pick", seat, {}, f"{colour_name(seat)} has chosen a card to pass."))
-    events.append(Event("pick_made", seat, {"card": token}, f"You chose {token}.", public=False))
+    events.append(Event("pick", seat, {}))
+    events.append(Event("pick_made", seat, {"card": token}, public=False))
     cfg = state.cfg
     if len(picks) < len(cfg.seats):
         return state.evolve(exchange=tuple(sorted(picks.items())), events=tuple(events))
@@ -209,14 +208,13 @@ def pick(state: State, seat: int, token: str, events: list[Event]) -> State:
         p = cfg.partner[s]
         hands[p] = sort_cards((*hands[p], card))
         received.append((p, card))
-    events.append(Event("exchange_done", None, {}, "The partners have exchanged their cards."))
+    events.append(Event("exchange_done", None, {}))
     for p, card in sorted(received):
         events.append(
             Event(
                 "exchange_received",
                 p,
                 {"card": card, "from": cfg.partner[p]},
-                f"Your partner passed you {card}.",
                 public=False,
             )
         )
@@ -290,17 +288,14 @@ def finish_play(
             break
     win = winning_side_of(cfg, pawns) if finished else None
     if win is not None:
-        names = " and ".join(colour_name(s) for s in win)
-        events.append(Event("game_over", None, {"winners": list(win)}, f"{names} win the game!"))
+        events.append(Event("game_over", None, {"winners": list(win)}))
         changes.update(phase="finished", winner=win, events=tuple(events))
         return state.evolve(**changes)
     if rank == "10" and not auto and not cfg.is_dog:
         # T-8.1: the 10 bans the next seat, if it still holds cards.
         nxt = cfg.next_seat(seat)
         if hands[nxt]:
-            events.append(
-                Event("ban", nxt, {}, f"{colour_name(nxt)} is banned and must discard a card.")
-            )
+            events.append(Event("ban", nxt, {"by": seat}))
             changes.update(banned=True, turn=nxt, events=tuple(events))
             return begin_turn(work.settle(state.evolve(**changes)))
     turn = next_holder(cfg, hands, state.folded, seat)
@@ -316,9 +311,7 @@ def after_card(state: State, seat: int, bans: bool, events: list[Event]) -> Stat
     if bans:
         nxt = state.cfg.next_seat(seat)
         if state.hands[nxt]:
-            events.append(
-                Event("ban", nxt, {}, f"{colour_name(nxt)} is banned and must discard a card.")
-            )
+            events.append(Event("ban", nxt, {"by": seat}))
             state = state.evolve(banned=True)
             return begin_turn(state.evolve(turn=nxt, events=tuple(events)))
     return pass_turn(state, seat, events)
@@ -336,8 +329,8 @@ def play(state: State, move: Move, auto: bool = False) -> State:
             Event(
                 "discard",
                 seat,
-                {"card": card, "auto": auto},
-                f"{colour_name(seat)} discards {card}.",
+                # Why the card goes: a 10's ban, the clock, or no card could move a pawn.
+                {"card": card, "auto": auto, "banned": state.banned},
             )
         )
         new = state.evolve(
@@ -347,7 +340,7 @@ def play(state: State, move: Move, auto: bool = False) -> State:
         )
         return after_card(new, seat, card == "10" and not auto, events)
     if kind == "fold":
-        events.append(Event("fold", seat, {"auto": auto}, f"{colour_name(seat)} folds."))
+        events.append(Event("fold", seat, {"auto": auto}))
         new = state.evolve(
             hands=set_seat(state.hands, seat, ()),
             discard=state.discard + state.hands[seat],
@@ -361,9 +354,7 @@ def play(state: State, move: Move, auto: bool = False) -> State:
     text, action = move[0], move[5]
     hands = set_seat(state.hands, seat, remove_card(state.hands[seat], card))
     work = Work(state)
-    work.events.append(
-        Event("play", seat, {"card": card, "move": text}, f"{COLOURS[seat]} plays {text}.")
-    )
+    work.events.append(Event("play", seat, {"card": card, "move": text}))
     what = action[0]
     if what == "walk":
         work.walk(action[1], action[3], False, seat)
@@ -455,9 +446,7 @@ def seven_segment(state: State, move: Move) -> State:
     text = _seven_log(state, seven, done, pawns, guards)
     work.events.insert(
         0,
-        Event(
-            "play", seat, {"card": seven.card, "move": text}, f"{colour_name(seat)} plays {text}."
-        ),
+        Event("play", seat, {"card": seven.card, "move": text}),
     )
     rank = "7"
     return finish_play(state, work, seat, seven.card, rank, auto=False)
@@ -504,7 +493,6 @@ def cut_seven(state: State, auto_events: list[Event]) -> State:
             "seven_cut",
             seat,
             {"card": seven.card, "move": text},
-            f"{colour_name(seat)}'s 7 stops short: {text}.",
         )
     )
     work = Work(state.evolve(seven=None))

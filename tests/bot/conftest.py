@@ -85,7 +85,9 @@ def _toy_module() -> types.ModuleType:
         teams = None
         if opts["teams"]:
             if players != 4:
-                raise InvalidOptions("option 'teams' needs 4 players")
+                raise InvalidOptions(
+                    "option 'teams' needs 4 players", option="teams", value=True, players=4
+                )
             teams = ((0, 2), (1, 3))
         deck = [1, 2, 3, 4] * 12
         random.Random(seed).shuffle(deck)
@@ -142,7 +144,7 @@ def _toy_module() -> types.ModuleType:
         hands = [list(h) for h in state.hands]
         if move.text.startswith("G:"):
             picks = (*state.picks, (seat, card))
-            event = Event("pick", seat, {"card": card}, f"Seat {seat} passes a {card}.", False)
+            event = Event("pick", seat, {"card": card}, public=False)
             state = dataclasses.replace(state, picks=picks, events=(event,))
             if len(picks) < state.players:
                 return state
@@ -152,7 +154,7 @@ def _toy_module() -> types.ModuleType:
                 taker = (giver + 1) % state.players
                 hands[taker].append(given)
                 received[taker] = given
-            done = Event("exchange_done", None, {}, "The cards were passed.")
+            done = Event("exchange_done", None, {})
             return dataclasses.replace(
                 state,
                 hands=tuple(tuple(sorted(h)) for h in hands),
@@ -173,12 +175,12 @@ def _toy_module() -> types.ModuleType:
             deck=tuple(deck),
             scores=tuple(scores),
             turn=(seat + 1) % state.players,
-            events=(Event("move", seat, {"card": card}, f"Seat {seat} scores {card}."),),
+            events=(Event("move", seat, {"card": card}),),
         )
         if _score(state, seat) >= state.target or not any(state.hands):
             best = max(_score(state, s) for s in range(state.players))
             winners = tuple(s for s in range(state.players) if _score(state, s) == best)
-            over = Event("game_over", None, {}, "The game is over.")
+            over = Event("game_over", None, {})
             return dataclasses.replace(
                 state, phase="finished", winners=winners, events=(*state.events, over)
             )

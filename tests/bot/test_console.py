@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import parse_option_values, typed_move
+from bot.console import normalise_move, parse_option_values
 from engine.protocol import OptionSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,10 +109,17 @@ def test_hot_seat_hides_hands_until_enter_and_resume_continues(tmp_path: Path) -
     )
     assert first.returncode == 0, first.stderr
     out = first.stdout
-    assert "Continue with: poeppel play --resume 1" in out
+    flat = " ".join(out.split())  # rich wraps long lines
+    assert "Stopped; table 1 is saved. Continue it with: " in flat
+    assert f"play --resume 1 --db {db}" in flat
     # Whenever the keyboard passes to another seat, that seat is asked to press Enter
     # before its hand is shown.
-    turns = re.findall(r"(Player \d \(seat \d\)), (press Enter|your decision)", out)
+    found = re.findall(
+        r"(Player \d \(seat \d, \w+\))(: your turn at the keyboard|, your decision)", out
+    )
+    turns = [
+        (label, "press Enter" if "keyboard" in what else "your decision") for label, what in found
+    ]
     deciding = [label for label, what in turns if what == "your decision"]
     assert len(set(deciding)) == 2
     previous = None
@@ -129,7 +136,7 @@ def test_hot_seat_hides_hands_until_enter_and_resume_continues(tmp_path: Path) -
 
     resumed = _play(["--resume", "1", "--db", str(db), "--no-images"], stdin="\n1\nq\n")
     assert resumed.returncode == 0, resumed.stderr
-    assert "Resuming table 1 (tock)." in resumed.stdout
+    assert "Table 1 (Tock) continues." in resumed.stdout
     assert "Your hand:" in resumed.stdout
     missing = _play(["--resume", "99", "--db", str(db), "--no-images"])
     assert missing.returncode == 1
@@ -143,7 +150,7 @@ def test_bad_options_are_explained(tmp_path: Path) -> None:
     assert "game_type" in result.stdout
     result = _play(["dog", "--players", "5", "--db", str(db), "--no-images"])
     assert result.returncode == 2
-    assert "Dog is played by 4, 6 players, not 5" in result.stdout
+    assert "Dog is played by 4 and 6 players, not 5." in result.stdout
 
 
 def test_option_values_are_typed_by_their_spec() -> None:
@@ -159,11 +166,75 @@ def test_option_values_are_typed_by_their_spec() -> None:
         parse_option_values(["river"], specs)
 
 
+def test_the_resume_command_works_from_where_the_user_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import console
+
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    (bin_dir / "poeppel").write_text("#!/bin/sh\n")
+    monkeypatch.setattr(console.shutil, "which", lambda name: None)
+    monkeypatch.setattr(console.sys, "executable", str(bin_dir / "python"))
+    monkeypatch.chdir(tmp_path)
+    assert console.poeppel_command() == ".venv/bin/poeppel"
+    monkeypatch.setattr(console.shutil, "which", lambda name: "/usr/bin/poeppel")
+    assert console.poeppel_command() == "poeppel"
+
+
+def test_a_memory_table_offers_no_resume(tmp_path: Path) -> None:
+    result = _play(["--resume", "1", "--db", ":memory:", "--no-images"])
+    assert result.returncode == 2
+    assert "--db :memory: keeps nothing" in result.stdout
+    played = _play(["tock", "--players", "2", "--db", ":memory:", "--no-images"], stdin="q\n")
+    assert "--resume" not in played.stdout
+    assert "cannot be continued" in played.stdout
+
+
+def test_help_lists_every_games_options() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "play", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 0
+    for game in ("tock", "dog", "carcassonne"):
+        from engine import get_game
+
+        assert f"  {game}:" in result.stdout
+        for spec in get_game(game).OPTIONS:
+            assert f"{spec.name}=" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("typed", "legal", "expected"),
+    [
+        ("8 r27 r35", ["8:r27-r35"], "8:r27-r35"),
+        ("j:R42<>r66", ["J:r66<>r42"], "J:r66<>r42"),
+        ("  k : e ", ["K:E"], "K:E"),
+        ("q r1 h0.2", ["Q:r1-h0.2"], "Q:r1-h0.2"),
+        ("e 0,-1@180 follower:city0", ["E 0,-1@180 follower:city0"], "E 0,-1@180 follower:city0"),
+        ("nonsense", ["K:E"], "nonsense"),
+    ],
+)
+def test_typed_moves_are_forgiven_before_the_engine_reads_them(
+    typed: str, legal: list[str], expected: str
+) -> None:
+    from bot.console import normalise_move
+
+    game = "carcassonne" if "@" in expected else "tock"
+    assert normalise_move(game, typed, legal) == expected
+
+
 def test_a_jack_swap_typed_the_other_way_round_is_read_as_the_swap_meant() -> None:
     # The engine refuses J:r40<>r30 as written (N-5.2, N-6.6); the console, reading what a
     # person typed, turns it into the legal swap of the same two pawns.
     legal = ["J:r30<>r40", "5:r30-r35"]
-    assert typed_move("J:r40<>r30", legal) == "J:r30<>r40"
-    assert typed_move("J:r30<>r40", legal) == "J:r30<>r40"
-    assert typed_move("J:r40<>r31", legal) == "J:r40<>r31", "no legal swap: left as typed"
-    assert typed_move("5:r30-r35", legal) == "5:r30-r35"
+    assert normalise_move("tock", "J:r40<>r30", legal) == "J:r30<>r40"
+    assert normalise_move("tock", "J:r30<>r40", legal) == "J:r30<>r40"
+    assert normalise_move("tock", "J:r40<>r31", legal) == "J:r40<>r31", (
+        "no legal swap: left as typed"
+    )
+    assert normalise_move("tock", "5:r30-r35", legal) == "5:r30-r35"

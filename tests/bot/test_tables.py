@@ -83,7 +83,9 @@ async def test_whole_lifecycle_with_people_and_a_bot(service: TableService) -> N
     table_id = await _lobby(service, players=3, options={"target": 6})
     await service.join(table_id, BOB, "Bob")
     lobby = await service.add_bot(table_id, ANN, "easy")
-    assert [s.name for s in lobby.table.seats] == ["Ann", "Bob", "Bot 3 (easy)"]
+    labels = [lobby.table.seat_label(s.index) for s in lobby.table.seats]
+    assert [str(label) for label in labels] == ["Ann", "Bob", "Bot 3"]
+    assert lobby.table.seats[2].bot_level == "easy"
     started = await service.start_game(table_id, ANN)
     assert started.table.phase == Phase.PLAYING
     assert started.public[0].kind == "started"
@@ -95,7 +97,7 @@ async def test_whole_lifecycle_with_people_and_a_bot(service: TableService) -> N
     assert final.phase == Phase.FINISHED
     assert final.winners
     assert results[-1].public[-1].finished
-    assert "Game over" in results[-1].public[-1].text
+    assert results[-1].public[-1].finished
     # The record is complete: replaying the stored log gives the same finished game.
     log = await service.storage.load_log(table_id)
     assert len(log) == final.version - started.table.extra["started_version"]
@@ -152,7 +154,7 @@ async def test_bad_requests_get_clear_errors_and_change_nothing(
         await service.act(table_id, ANN, "P:1", 1)
     with pytest.raises(NotHost):
         await service.start_game(table_id, BOB)
-    with pytest.raises(CannotStart, match="2, 3, 4 players; 1 are seated"):
+    with pytest.raises(CannotStart, match="2, 3 and 4 players; 1 is seated"):
         await service.start_game(table_id, ANN)
     with pytest.raises(NotHost):
         await service.add_bot(table_id, BOB)
@@ -169,8 +171,8 @@ async def test_bad_requests_get_clear_errors_and_change_nothing(
     bad: list[tuple[type[TableError], str, Any]] = [
         (TableNotFound, "no table", service.act(table_id + 99, ANN, "G:1", version)),
         (NotSeated, "not playing", service.act(table_id, EVE, "G:1", version)),  # spectator
-        (StaleVersion, "turn is over", service.act(table_id, ANN, "G:1", version - 1)),
-        (StaleVersion, "turn is over", service.act(table_id, ANN, "G:1", version + 5)),
+        (StaleVersion, "game moved on", service.act(table_id, ANN, "G:1", version - 1)),
+        (StaleVersion, "game moved on", service.act(table_id, ANN, "G:1", version + 5)),
         (IllegalMoveError, "not a legal move", service.act(table_id, ANN, "P:9", version)),
         (IllegalMoveError, "not a legal move", service.act(table_id, ANN, "garbage", version)),
         (WrongPhase, "already being played", service.join(table_id, CID, "Cid")),
@@ -200,12 +202,12 @@ async def test_bad_requests_get_clear_errors_and_change_nothing(
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"options": {"target": 7}}, "option 'target' must be one of"),
-        ({"options": {"speed": 1}}, "unknown option 'speed'"),
-        ({"players": 9}, "toy is played by 2, 3, 4 players, not 9"),
+        ({"options": {"target": 7}}, "option target cannot be 7; it can be 6, 12 and 30"),
+        ({"options": {"speed": 1}}, "no option speed; the options are target and teams"),
+        ({"players": 9}, "toy is played by 2, 3 and 4 players, not 9"),
         ({"turn_time": 17}, "turn time must be one of"),
-        ({"absent_policy": "ghost"}, "absent-player policy"),
-        ({"players": 3, "options": {"teams": True}}, "option 'teams' needs 4 players"),
+        ({"absent_policy": "ghost"}, "absent-player rule"),
+        ({"players": 3, "options": {"teams": True}}, "option teams=True needs 4 players"),
     ],
 )
 async def test_out_of_range_options_are_refused(
@@ -217,7 +219,7 @@ async def test_out_of_range_options_are_refused(
 
 
 async def test_unknown_game_is_refused(service: TableService) -> None:
-    with pytest.raises(InvalidTableOptions, match="no game called 'chess'"):
+    with pytest.raises(InvalidTableOptions, match="no game called chess"):
         await service.create(GUILD, CHANNEL, "chess", ANN, "Ann")
 
 
@@ -234,7 +236,8 @@ async def test_many_concurrent_acts_on_one_turn_apply_exactly_once(
     applied = [r for r in results if isinstance(r, Effects)]
     assert len(applied) == 1
     assert all(isinstance(r, StaleVersion) for r in results if not isinstance(r, Effects))
-    assert str(next(r for r in results if isinstance(r, StaleVersion))) == "That turn is over."
+    stale = next(r for r in results if isinstance(r, StaleVersion))
+    assert stale.text("en") == "The game moved on meanwhile; look at the newest board."
     assert [e.seat for e in await storage.load_log(table_id)] == [0]
 
 
@@ -286,7 +289,9 @@ async def test_public_effects_never_reveal_hands_or_picks(service: TableService)
     hands_seen: set[str] = set()
     for effects in results:
         for update in effects.public:
-            blob = json.dumps([update.text, update.view, update.move, update.events], default=str)
+            blob = json.dumps(
+                [update.message.text("en"), update.view, update.move, update.events], default=str
+            )
             assert '"hand"' not in blob
             assert "my_pick" not in blob
             assert "G:" not in blob
@@ -308,14 +313,14 @@ async def test_received_card_is_told_privately(service: TableService) -> None:
         effects = await service.act(table_id, user, info.legal_moves[0], version)
     received = [p for p in effects.private if p.kind == "received"]
     assert {p.user_id for p in received} == {ANN, BOB}
-    assert all("Your partner passed you" in p.text for p in received)
+    assert all("Your partner passed you" in p.message.text("en") for p in received)
 
 
 async def test_leaving_in_play_under_auto_policy(service: TableService, storage: Storage) -> None:
     started = await _started(service, players=3)
     table_id = started.table.id
     effects = await service.leave(table_id, BOB)
-    assert "plays automatically" in effects.public[0].text
+    assert "plays automatically" in effects.public[0].message.text("en")
     table = await service.get(table_id)
     bob_seat = next(s for s in table.seats if s.former_user_id == BOB)
     assert bob_seat.left
@@ -332,7 +337,7 @@ async def test_leaving_in_play_under_bot_policy_and_kick(service: TableService) 
     started = await _started(service, players=3, absent_policy="bot")
     table_id = started.table.id
     effects = await service.kick(table_id, ANN, CID)
-    assert "Cid was removed from the game; a bot plays" in effects.public[0].text
+    assert "Cid was removed from the game; a bot plays" in effects.public[0].message.text("en")
     table = await service.get(table_id)
     assert [s.is_bot for s in table.seats] == [False, False, True]
     await _play_out(service, table_id, [ANN, BOB])
@@ -344,13 +349,13 @@ async def test_last_person_leaving_abandons_and_host_passes_on(service: TableSer
     await service.join(table_id, BOB, "Bob")
     effects = await service.leave(table_id, ANN)
     assert effects.table.host_id == BOB
-    assert "Bob is the host now" in effects.public[0].text
+    assert "Bob is the host now" in effects.public[0].message.text("en")
     await service.join(table_id, CID, "Cid")
     await service.add_bot(table_id, BOB)
     started = await service.start_game(table_id, BOB)
     handed = await service.leave(started.table.id, BOB)
     assert handed.table.host_id == CID
-    assert "Cid is the host now" in handed.public[0].text
+    assert "Cid is the host now" in handed.public[0].message.text("en")
     last = await service.leave(started.table.id, CID)
     assert last.table.phase == Phase.ABANDONED
     assert last.public[0].kind == "abandoned"
@@ -409,9 +414,9 @@ async def test_deferred_bots_answer_at_once_and_deliver_each_bot_turn(
     started = await svc.start_game(table_id, ANN)
     assert [u.kind for u in started.public] == ["started"]  # the bots' picks come later
     await svc.idle()
-    assert [e.public[0].text for e in recorder.effects] == [
-        "Bot 2 (normal) chose a card to pass.",
-        "Bot 3 (normal) chose a card to pass.",
+    assert [e.public[0].message.text("en") for e in recorder.effects] == [
+        "Bot 2 chose a card to pass.",
+        "Bot 3 chose a card to pass.",
     ]
     ann = await svc.private_info(table_id, ANN)
     answered = await svc.act(table_id, ANN, ann.legal_moves[0], ann.table.version)

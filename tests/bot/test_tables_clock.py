@@ -137,7 +137,7 @@ async def test_three_timeouts_in_a_row_hand_the_seat_to_the_policy(
     log = [(e.kind, e.seat) for e in await service.storage.load_log(table_id)]
     assert log.count(("auto", bob.index)) >= 2
     assert ("leave", bob.index) in log
-    texts = [u.text for e in recorder.effects for u in e.public]
+    texts = [u.message.text("en") for e in recorder.effects for u in e.public]
     assert any("Bob ran out of time too often and left" in t for t in texts)
     # Ann, who always acted, was never counted.
     assert table.extra.get("timeouts", {}).get("0") is None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.tables import NotYourTurn, StaleVersion, TableService
+from i18n.events import card_word
 from tests.bot.test_tables_games import _seat, assert_public
 
 
@@ -39,9 +40,9 @@ async def _change_pick_until_everyone_picked(
     for effects in (picked, changed):
         for update in effects.public:
             assert_public(update)
-            assert first not in update.text.split()
-            assert second not in update.text.split()
-    assert any("changed" in u.text for u in changed.public)
+            assert first not in update.message.text("en").split()
+            assert second not in update.message.text("en").split()
+    assert any("changed" in u.message.text("en") for u in changed.public)
     assert not changed.pings  # nobody newly owes anything
 
     # The other seats' buttons, drawn at the start, stay valid; the last pick closes it.
@@ -53,7 +54,9 @@ async def _change_pick_until_everyone_picked(
             (await service.private_info(table_id, user)).legal_moves[0],
             first_version,
         )
-        received.update({p.user_id: p.text for p in effects.private if p.kind == "received"})
+        received.update(
+            {p.user_id: p.message.text("en") for p in effects.private if p.kind == "received"}
+        )
     table = effects.table
     seat_of = {s.user_id: s.index for s in table.seats if s.user_id is not None}
     view = await service.public_view(table_id)
@@ -61,7 +64,8 @@ async def _change_pick_until_everyone_picked(
     assert view["phase"] != "exchange"
     team = next(t for t in view["teams"] if seat_of[1] in t)
     partner = next(u for u, s in seat_of.items() if s in team and u != 1)
-    assert received[partner].endswith(f"{second}.")  # the changed pick, not the first one
+    # The changed pick, not the first one.
+    assert received[partner].endswith(card_word(second, article=True).text("en") + ".")
     # Once everybody picked the exchange is over and the pick can no longer change.
     last = await service.private_info(table_id, 1)
     assert last.pick is None

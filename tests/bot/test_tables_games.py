@@ -18,6 +18,7 @@ from bot.bots import engine_chooser, random_chooser
 from bot.effects import Effects, PublicUpdate
 from bot.storage.base import Storage
 from bot.tables import Phase, StaleVersion, TableService
+from i18n.events import card_word
 
 GUILD, CHANNEL = 7, 8
 
@@ -38,8 +39,10 @@ CASES = [
 
 def assert_public(update: PublicUpdate) -> None:
     """A public update carries nothing secret: no hand, no pick, no received card."""
-    blob = json.dumps([update.text, update.move, update.events, update.view], default=str)
-    assert "G:" not in blob, update.text
+    blob = json.dumps(
+        [update.message.text("en"), update.move, update.events, update.view], default=str
+    )
+    assert "G:" not in blob, update.message.text("en")
     assert all(event["public"] for event in update.events)
     view = update.view
     if view is None:
@@ -175,11 +178,12 @@ async def test_team_exchange_picks_stay_private_and_arrive_privately(
         effects = await service.act(table_id, user, picks[user], version)
         for update in effects.public:
             assert_public(update)
-            assert picks[user] not in update.text
-    received = {p.user_id: p.text for p in effects.private if p.kind == "received"}
+            assert picks[user] not in update.message.text("en")
+    received = {p.user_id: p.message.text("en") for p in effects.private if p.kind == "received"}
     assert sorted(received) == [1, 2, 3, 4]
     # Partners sit opposite: user 1 (seat 0) receives what user 3 (seat 2) passed.
-    assert received[1].endswith(f"{picks[3].removeprefix('G:')}.")
+    passed = card_word(picks[3].removeprefix("G:"), article=True).text("en")
+    assert received[1].endswith(f"{passed}.")
 
 
 async def test_leaving_mid_game_lets_the_engine_play_the_seat(service: TableService) -> None:

@@ -469,7 +469,6 @@ async def test_version_guards_a_turn_served_by_two_processes(postgres_url: str) 
         assert len(applied) == 1, results
         assert len(refused) == 1, results
         assert isinstance(refused[0], StaleVersion)
-        assert str(refused[0]) == "That turn is over."
         log = await first.load_log(table_id)
         mine = [e for e in log if e.seat == 0 and e.kind == LogKind.MOVE and e.version > version]
         assert len(mine) == 1, "the turn was played exactly once"

@@ -211,14 +211,3 @@ def test_sample_state_keeps_the_viewers_moves() -> None:
         assert list(sample.hands[seat]) == view["hand"]
         assert {str(m) for m in tock.legal_moves(sample)} == legal(state)
         assert tock.view(sample, seat)["pawns"] == view["pawns"]
-
-
-def test_describe_move_in_words() -> None:
-    state = load(
-        pawns={"0": ["r17", "r30"], "1": ["r40"]}, hands={"0": ["K", "Q", "J", "7"]}, turn=0
-    )
-    assert tock.describe_move(state, "K:E") == "K: bring a pawn out"
-    assert tock.describe_move(state, "Q:r17-r29") == "Q: pawn on r17 → r29"
-    assert tock.describe_move(state, "J:r30<>r40") == "J: swap your r30 with Blue's r40"
-    start = next(m for m in tock.seven_starts(state, "7") if str(m) == "7:r30-r33")
-    assert tock.describe_move(state, start) == "7: r30 → r33 (3 of 7)"

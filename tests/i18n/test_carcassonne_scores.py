@@ -1,4 +1,4 @@
-"""Every Carcassonne score, of every farm edition and expansion, read in German and Hungarian."""
+"""Every Carcassonne score, of every farm edition and expansion, one sentence in each language."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine import get_game
-from i18n.events import event_text, rebuilt_text
+from i18n.events import event_text
 
 FARM_EDITIONS = ("third", "second", "first")
 ALL_EXPANSIONS = {
@@ -47,31 +47,33 @@ def _traits(event: dict[str, Any]) -> set[str]:
     owners = data["owners"]
     traits |= {"nobody"} if not owners else {"tie"} if len(owners) > 1 else set()
     traits |= {k for k in ("inn", "cathedral") if data.get(k)}
-    if data["feature"] == "farm" and "pig" in event["text"]:
+    if data["feature"] == "farm" and "pig" in event_text(event, "en", game="carcassonne"):
         traits.add("farm/pig")
     return traits
 
 
 @pytest.mark.parametrize("farms", FARM_EDITIONS)
-@pytest.mark.parametrize("locale", ["de", "hu"])
-def test_every_score_reads_in_the_language(farms: str, locale: str) -> None:
+@pytest.mark.parametrize("locale", ["en", "de", "hu"])
+def test_every_score_is_one_sentence_naming_its_scorers(farms: str, locale: str) -> None:
     names = ["Ann", "Bo", "Cy", "Dé"]
+    english = {}
     for event in _scores(farms):
-        for who in (None, names):
-            text = event_text(event, locale, game="carcassonne", names=who)
-            assert text != event["text"], f"stayed English: {text}"
-            assert "{" not in text, text
-            assert "}" not in text, text
-            if who is not None:
-                for owner in event["data"]["owners"]:
-                    assert names[owner] in text
+        text = event_text(event, locale, game="carcassonne", names=names)
+        assert "{" not in text, text
+        assert "}" not in text, text
+        assert text[:1].isupper(), text
+        assert text.endswith("."), text
+        for owner in event["data"]["owners"]:
+            assert names[owner] in text
+        english[id(event)] = event_text(event, "en", game="carcassonne", names=names)
+        if locale != "en":
+            assert text != english[id(event)], f"stayed English: {text}"
 
 
-@pytest.mark.parametrize("farms", FARM_EDITIONS)
-def test_the_facts_rebuild_the_engines_english_sentence(farms: str) -> None:
-    """The English catalogue, fed the event's data alone, writes the engine's sentence."""
-    for event in _scores(farms):
-        assert rebuilt_text(event, "en", game="carcassonne") == event["text"]
+def test_engine_events_carry_no_sentence() -> None:
+    """Facts only: the words are the catalogues' (English is one of them)."""
+    for events in GAMES.values():
+        assert all(set(event) == {"kind", "seat", "data", "public"} for event in events)
 
 
 def test_the_play_outs_meet_every_sort_of_score() -> None:
@@ -96,64 +98,45 @@ def test_the_play_outs_meet_every_sort_of_score() -> None:
     assert expected <= met, sorted(expected - met)
 
 
-def _farm_event(data: dict[str, Any], text: str) -> dict[str, Any]:
+def _farm_event(data: dict[str, Any]) -> dict[str, Any]:
     owners = data["owners"]
     seat = owners[0] if len(owners) == 1 else None
-    return {"kind": "score", "seat": seat, "data": {**data, "final": True}, "text": text}
+    return {"kind": "score", "seat": seat, "data": {**data, "final": True}}
 
 
 def test_third_edition_farm_with_a_pig_and_a_tie() -> None:
-    event = _farm_event(
-        {"feature": "farm", "cities": 2, "owners": [0, 1], "points": [8, 6]},
-        "farm bordering 2 complete cities: Ann 2 ×4 (pig) = 8; Bo 2 ×3 = 6",
+    event = _farm_event({"feature": "farm", "cities": 2, "owners": [0, 1], "points": [8, 6]})
+    names = ["Ann", "Bo"]
+    assert event_text(event, "en", game="carcassonne", names=names) == (
+        "Farm bordering 2 complete cities: Ann 2 ×4 (pig) = 8 and Bo 2 ×3 = 6."
     )
-    assert rebuilt_text(event, "en", game="carcassonne", names=["Ann", "Bo"]) == event["text"]
-    assert event_text(event, "de", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Wiese grenzt an 2 fertige Städte: Ann 2 ×4 (Schwein) = 8; Bo 2 ×3 = 6"
-    )
-    assert event_text(event, "hu", game="carcassonne", names=["Ann", "Bo"]) == (
-        "mező, szomszédos: 2 kész város: Ann 2 ×4 (disznó) = 8; Bo 2 ×3 = 6"
+    assert event_text(event, "de", game="carcassonne", names=names) == (
+        "Wiese grenzt an 2 fertige Städte: Ann 2 ×4 (Schwein) = 8 und Bo 2 ×3 = 6."
     )
 
 
 def test_second_edition_farm_counts_the_pig_cities_from_the_points() -> None:
-    event = _farm_event(
-        {"feature": "farm", "cities": 3, "owners": [1], "points": 11},
-        "farms of Bo border 3 complete cities ×3 + 2 with the pig ×1 = 11",
-    )
-    assert rebuilt_text(event, "en", game="carcassonne", names=["Ann", "Bo"]) == event["text"]
-    assert event_text(event, "de", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Wiesen von Bo grenzen an 3 fertige Städte ×3 + 2 mit Schwein ×1 = 11"
+    event = _farm_event({"feature": "farm", "cities": 3, "owners": [1], "points": 11})
+    assert event_text(event, "en", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Farms of Bo border 3 complete cities ×3 + 2 with the pig ×1 = 11."
     )
 
 
-def test_first_edition_farm_names_the_city() -> None:
+def test_first_edition_farm_says_the_farmers_of_a_city() -> None:
     event = _farm_event(
-        {
-            "feature": "farm",
-            "city": [2, -1],
-            "segment": "city1",
-            "owners": [0, 1],
-            "points": [5, 4],
-        },
-        # The words come from the data, not from the English sentence.
-        "(English wording that is not parsed)",
+        {"feature": "farm", "city": [2, -1], "segment": "city1", "owners": [0, 1], "points": [5, 4]}
     )
-    assert event_text(event, "de", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Bauern, die die Stadt city1 bei (2,-1) versorgen: Ann 5, Bo 4"
-    )
-    assert event_text(event, "hu", game="carcassonne", names=["Ann", "Bo"]) == (
-        "a(z) city1 (2,-1) várost ellátó földművesek: Ann 5, Bo 4"
-    )
+    text = event_text(event, "de", game="carcassonne", names=["Ann", "Bo"])
+    assert text == "Bauern, die eine fertige Stadt versorgen: Ann 5 und Bo 4."
+    assert "city1" not in event_text(event, "hu", game="carcassonne", names=["Ann", "Bo"])
 
 
 def test_goods_majority_and_nobody_scoring() -> None:
     goods = _farm_event(
-        {"feature": "goods", "goods": "wine", "tokens": 4, "owners": [0, 1], "points": 10},
-        "most wine (4 tokens) = 10 — Ann and Bo",
+        {"feature": "goods", "goods": "wine", "tokens": 1, "owners": [0, 1], "points": 10}
     )
-    assert event_text(goods, "de", game="carcassonne", names=["Ann", "Bo"]) == (
-        "am meisten Wein (4 Plättchen) = 10 — Ann und Bo"
+    assert event_text(goods, "en", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Most wine (1 token) = 10 — Ann and Bo."
     )
     road = {
         "kind": "score",
@@ -167,17 +150,13 @@ def test_goods_majority_and_nobody_scoring() -> None:
             "points": 0,
             "owners": [],
         },
-        "text": "road of 3 tiles with an inn ×0 = 0 — no follower, nobody scores",
     }
-    assert rebuilt_text(road, "en", game="carcassonne") == road["text"]
-    assert event_text(road, "de", game="carcassonne") == (
-        "Straße aus 3 Karten mit Wirtshaus ×0 = 0 — kein Gefolgsmann, niemand punktet"
+    assert event_text(road, "en", game="carcassonne") == (
+        "Road of 3 tiles with an inn ×0 = 0 — no follower, nobody scores."
     )
-
-
-def test_a_farm_event_missing_its_facts_keeps_the_english() -> None:
-    event = _farm_event({"feature": "farm", "owners": [0], "points": 3}, "farm of Ann = 3")
-    assert event_text(event, "de", game="carcassonne") == "farm of Ann = 3"
+    assert event_text(road, "de", game="carcassonne") == (
+        "Straße aus 3 Karten mit Wirtshaus ×0 = 0 — kein Gefolgsmann, niemand punktet."
+    )
 
 
 def test_complete_and_unfinished_monasteries() -> None:
@@ -185,35 +164,16 @@ def test_complete_and_unfinished_monasteries() -> None:
         "kind": "score",
         "seat": 1,
         "data": {"feature": "monastery", "tiles": 9, "final": False, "points": 9, "owners": [1]},
-        "text": "monastery with all 8 neighbours = 9 — Bo",
     }
     unfinished = {
         "kind": "score",
         "seat": 0,
-        "data": {"feature": "monastery", "tiles": 6, "final": True, "points": 6, "owners": [0]},
-        "text": "unfinished monastery 1 + 5 neighbours = 6 — Ann",
+        "data": {"feature": "monastery", "tiles": 2, "final": True, "points": 2, "owners": [0]},
     }
     names = ["Ann", "Bo"]
-    for event in (done, unfinished):
-        assert rebuilt_text(event, "en", game="carcassonne", names=names) == event["text"]
-    assert event_text(done, "hu", game="carcassonne", names=names).endswith("= 9 — Bo")
-    assert event_text(unfinished, "de", game="carcassonne", names=names) == (
-        "unvollendetes Kloster 1 + 5 Nachbarn = 6 — Ann"
+    assert event_text(done, "en", game="carcassonne", names=names) == (
+        "Monastery with all 8 neighbours = 9 — Bo."
     )
-
-
-def test_first_edition_farm_event_of_a_real_game_names_its_city_in_german() -> None:
-    """CN-8.12 under first-edition farms: the event carries the city's segment (CN-2)."""
-    from tests.engine.carcassonne.rules_helpers import duel
-
-    draws = ["G", "E", "U"]
-    moves = ["G 0,-1@0 follower:field0", "E 0,-2@180 follower:field0", "U 1,0@0 follower:field0"]
-    state = duel(draws, moves, options={"farms": "first"})
-    farms = [e for e in state.events if e.kind == "score" and e.data.get("feature") == "farm"]
-    assert len(farms) == 1
-    farm = farms[0].to_json()
-    segment = farm["data"]["segment"]
-    assert segment.startswith("city")
-    german = event_text(farm, "de", game="carcassonne", names=["Ann", "Bo"])
-    assert german.startswith(f"Bauern, die die Stadt {segment} bei (")
-    assert german.endswith(": Ann 4")
+    assert event_text(unfinished, "en", game="carcassonne", names=names) == (
+        "Unfinished monastery 1 + 1 neighbour = 2 — Ann."
+    )

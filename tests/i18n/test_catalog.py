@@ -21,7 +21,15 @@ from i18n import (
     t,
     tn,
 )
-from i18n.catalog import LOCALE_DIR, catalogue, catalogue_files, format_message
+from i18n.catalog import (
+    LOCALE_DIR,
+    catalogue,
+    catalogue_files,
+    format_message,
+    forms,
+    game_variants,
+    plural_index,
+)
 from i18n.rules import MESSAGE_LIMIT
 
 OTHER_LOCALES = [locale for locale in LOCALES if locale != "en"]
@@ -54,10 +62,11 @@ def test_placeholders_match_english(locale: str) -> None:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_message_formats(locale: str) -> None:
     """A template with a stray brace would fail at the moment a player needs it."""
-    for key, text in catalogue(locale).items():
-        params = dict.fromkeys(placeholders(text), "x")
-        formatted = format_message(text, params)
-        assert "{" not in formatted or "{" in str(params), key
+    for key, entry in catalogue(locale).items():
+        for text in forms(entry):
+            params = dict.fromkeys(placeholders(text), "x")
+            formatted = format_message(text, params)
+            assert "{" not in formatted or "{" in str(params), key
 
 
 def test_every_language_has_the_same_domain_files() -> None:
@@ -71,9 +80,9 @@ def test_every_language_has_the_same_domain_files() -> None:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_po_files_have_no_duplicate_or_fuzzy_entries(locale: str) -> None:
     source = "\n".join(path.read_text(encoding="utf-8") for path in catalogue_files(locale))
-    ids = re.findall(r'^msgid "(.+)"$', source, flags=re.MULTILINE)
+    ids = re.findall(r'^(?:msgctxt "(.+)"\n)?msgid "(.+)"$', source, flags=re.MULTILINE)
     assert len(ids) == len(set(ids))
-    assert len(ids) == len(catalogue(locale))
+    assert len(ids) == len(catalogue(locale)) + len(game_variants(locale))
     assert "#, fuzzy" not in source
 
 
@@ -81,7 +90,11 @@ def test_translations_are_translated() -> None:
     """German and Hungarian are not copies of English (names of games and cards may be)."""
     for locale in OTHER_LOCALES:
         messages = catalogue(locale)
-        same = [k for k, text in ENGLISH.items() if messages.get(k) == text and _wordy(text)]
+        same = [
+            k
+            for k, text in ENGLISH.items()
+            if messages.get(k) == text and any(_wordy(form) for form in forms(text))
+        ]
         assert same == [], f"{locale} still reads English: {same}"
 
 
@@ -142,8 +155,52 @@ def test_unknown_key_and_missing_parameter_stay_visible() -> None:
 def test_counted_messages() -> None:
     assert tn("img.cards", 1, "en") == "1 card"
     assert tn("img.cards", 3, "en") == "3 cards"
+    assert tn("img.cards", 0, "en") == "0 cards"
     assert tn("img.cards", 3, "de") == "3 Karten"
     assert tn("img.cards", 3, "hu") == "3 lap"
+    # A count passed to t() picks the form too: no caller decides n == 1.
+    assert t("turn.pile", "en", count=1) == " (1 tile left in the pile)"
+    assert t("turn.pile", "de", count=2) == " (noch 2 Karten im Stapel)"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_plural_rule_is_babels_and_agrees_with_the_po_header(locale: str) -> None:
+    """The form index comes from Babel's CLDR rule; the header's Plural-Forms must agree."""
+    import gettext
+
+    from babel.messages.pofile import read_po
+
+    with catalogue_files(locale)[0].open("rb") as handle:
+        po = read_po(handle, locale=locale)
+    header = gettext.c2py(po.plural_expr)
+    for n in range(1001):
+        assert plural_index(n, locale) == header(n), (locale, n)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_plural_entry_has_each_form_of_its_language(locale: str) -> None:
+    from babel.messages.pofile import read_po
+
+    with catalogue_files(locale)[0].open("rb") as handle:
+        wanted = read_po(handle, locale=locale).num_plurals
+    plural = {k: v for k, v in catalogue(locale).items() if not isinstance(v, str)}
+    assert plural, "the catalogue has counted messages"
+    assert all(len(v) == wanted for v in plural.values()), plural
+    # A key is counted in every language or in none.
+    assert {k for k, v in ENGLISH.items() if not isinstance(v, str)} == set(plural)
+
+
+def test_no_counted_message_is_split_into_one_and_other_keys() -> None:
+    assert not [k for k in ENGLISH if k.endswith((".one", ".other"))]
+
+
+def test_hungarian_articles_of_new_sentences_follow_the_next_word() -> None:
+    assert (
+        t("table.bot_joined", "hu", level="könnyű", seat=1)
+        == "Egy bot (könnyű) leült az 1. helyre."
+    )
+    assert t("where.field", "hu", number=12) == "a 12. mező"
+    assert "a(z)" not in "".join(str(v) for v in catalogue("hu").values())
 
 
 def test_placeholders_of_a_template() -> None:
@@ -238,9 +295,10 @@ def test_dog_pages_keep_the_dog_rules_apart_from_tock() -> None:
 def test_format_fields_are_plain_names() -> None:
     """Placeholders are plain names: attribute or index access would leak internals."""
     for locale in LOCALES:
-        for key, text in catalogue(locale).items():
-            for _lit, field, _spec, _conv in string.Formatter().parse(text):
-                assert field is None or re.fullmatch(r"\w+", field), (locale, key, field)
+        for key, entry in catalogue(locale).items():
+            for text in forms(entry):
+                for _lit, field, _spec, _conv in string.Formatter().parse(text):
+                    assert field is None or re.fullmatch(r"\w+", field), (locale, key, field)
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -1,4 +1,4 @@
-"""Engine events told in German and Hungarian, rebuilt from their facts."""
+"""Engine events said from their facts, in English, German and Hungarian alike."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from typing import Any
 import pytest
 
 from engine import get_game
-from i18n.events import event_text, list_words
+from i18n.events import event_message, event_text, feature_words, place_words
+from i18n.message import list_words
+
+BOARD = {"ring": 64, "per_seat": 16}
 
 
 def _events(game: str, players: int, options: dict[str, Any], seed: int, steps: int) -> list:
@@ -39,73 +42,101 @@ GAMES = {
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
-@pytest.mark.parametrize("locale", ["de", "hu"])
-def test_events_of_a_played_game_read_in_the_language(game: str, locale: str) -> None:
+@pytest.mark.parametrize("locale", ["en", "de", "hu"])
+def test_events_of_a_played_game_are_sentences_in_the_language(game: str, locale: str) -> None:
     kinds = set()
     for event in GAMES[game]:
-        text = event_text(event, locale, game=game)
+        message = event_message(event, game=game, board=BOARD)
         kinds.add(event["kind"])
+        if message is None:
+            continue
+        assert message.key != "event.unknown", event
+        text = message.text(locale)
         assert "{" not in text, text
-        assert text != event["text"], f"{event['kind']} stayed English: {text}"
+        assert "}" not in text, text
+        assert text.endswith((".", "!")), text
+        if locale != "en":
+            assert text != message.text("en"), f"{event['kind']} stayed English: {text}"
     expected = {"play", "move", "deal"} if game != "carcassonne" else {"place", "score"}
     assert expected <= kinds  # the play-out really met the common events
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_english_is_the_engines_own_sentence(game: str) -> None:
-    for event in GAMES[game]:
-        assert event_text(event, "en-GB", game=game) == event["text"]
+def test_race_places_are_counted_from_the_pawns_own_start() -> None:
+    assert place_words("r19", 1, BOARD).text("en") == "3 fields past its start"
+    assert place_words("r13", 1, BOARD).text("en") == "3 fields before its start"
+    assert place_words("r16", 1, BOARD, own=True).text("en") == "your start field"
+    assert place_words("r17", 1, BOARD).text("de") == "1 Feld nach ihrem Start"
+    assert place_words("h1.2", 1, BOARD, own=True).text("en") == "your home 2"
 
 
-def test_race_events_name_seats_by_colour() -> None:
-    capture = {
-        "kind": "capture",
-        "seat": 1,
-        "data": {"at": "r12", "by": 0, "to": "k1"},
-        "text": "Blue's pawn on r12 goes back to its kennel.",
-    }
+def test_race_events_name_seats_by_colour_and_never_notation() -> None:
+    capture = {"kind": "capture", "seat": 1, "data": {"at": "r12", "by": 0, "to": "k1"}}
     assert event_text(capture, "de", game="tock") == (
-        "Die Figur von Blau auf r12 wird geschlagen und kehrt in den Zwinger zurück."
+        "Die Figur von Blau wird geschlagen und muss zurück in den Startbereich."
     )
-    over = {"kind": "game_over", "seat": None, "data": {"winners": [0, 2]}, "text": "x"}
-    assert event_text(over, "hu", game="dog") == "Nyertes: Piros és Sárga!"
+    assert event_text(capture, "de", game="dog") == (
+        "Der Pöppel von Blau wird geschlagen und muss zurück ins Starthaus."
+    )
+    play = {"kind": "play", "seat": 0, "data": {"card": "J", "move": "J:r59<>r31"}}
+    assert event_text(play, "en", game="tock") == "Red plays a Jack."
+    joker = {"kind": "play", "seat": 2, "data": {"card": "X", "move": "X=7:r1-r8"}}
+    assert event_text(joker, "de", game="dog") == "Gelb spielt den Joker als 7."
 
 
-def test_carcassonne_events_use_the_players_names() -> None:
-    place = {
-        "kind": "place",
-        "seat": 1,
-        "data": {"tile": "E", "x": 0, "y": -1, "rot": 90},
-        "text": "Bo places E at (0,-1), turned 90°",
+def test_a_discard_says_why() -> None:
+    import engine.tock as tock
+
+    state = tock.new_game(4, {}, 3)
+    rng = random.Random(3)
+    reasons = set()
+    for _ in range(400):
+        seat = min(tock.seats_to_act(state))
+        state = tock.apply(state, rng.choice(tock.legal_moves(state, seat)))
+        for event in state.events:
+            if event.kind == "discard":
+                key = event_message(event.to_json(), game="tock")
+                reasons.add(getattr(key, "key", None))
+    assert {"event.discard_banned", "event.discard_stuck"} <= reasons, reasons
+    stuck = {"kind": "discard", "seat": 3, "data": {"card": "5", "auto": False}}
+    banned = {"kind": "discard", "seat": 3, "data": {"card": "5", "auto": False, "banned": True}}
+    assert event_text(stuck, "en", game="tock") == "Green cannot move any pawn and discards a 5."
+    assert event_text(banned, "en", game="tock") == "Green discards a 5."
+
+
+def test_the_end_and_a_pick_are_left_to_the_tables_own_sentence() -> None:
+    over = {"kind": "game_over", "seat": None, "data": {"winners": [0, 2]}}
+    assert event_message(over, game="dog") is None
+    assert event_message({"kind": "pick", "seat": 0, "data": {}}, game="tock") is None
+
+
+def test_carcassonne_events_use_the_players_names_and_words_for_the_tile() -> None:
+    place = {"kind": "place", "seat": 1, "data": {"tile": "E", "x": 0, "y": -1, "rot": 90}}
+    assert event_text(place, "en", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Bo places a tile with a city."
+    )
+    figure = {
+        "kind": "figure",
+        "seat": 0,
+        "data": {"kind": "follower", "segment": "city0", "x": 0, "y": 0, "sides": ["N"]},
     }
-    assert event_text(place, "de", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Bo legt E auf (0,-1), gedreht um 90°"
+    assert event_text(figure, "en", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Ann puts a follower on the city to the north."
     )
-    score = {
-        "kind": "score",
-        "seat": None,
-        "data": {
-            "feature": "city",
-            "tiles": 3,
-            "shields": 1,
-            "multiplier": 2,
-            "cathedral": False,
-            "final": False,
-            "points": 8,
-            "owners": [0, 1],
-        },
-        "text": "city of 3 tiles ×2 + 1 shield ×2 = 8 — Ann and Bo tie",
-    }
-    assert event_text(score, "de", game="carcassonne", names={0: "Ann", 1: "Bo"}) == (
-        "Stadt aus 3 Karten ×2 + 1 Wappen ×2 = 8 — Gleichstand Ann und Bo"
+    assert event_text(figure, "hu", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Ann alattvalót tesz ide: az északi város."
     )
 
 
-def test_unknown_or_incomplete_events_keep_the_engines_sentence() -> None:
-    new_kind = {"kind": "comet", "seat": 0, "data": {}, "text": "A comet passes."}
-    assert event_text(new_kind, "de", game="tock") == "A comet passes."
-    broken = {"kind": "capture", "seat": 1, "data": {}, "text": "Blue's pawn is captured."}
-    assert event_text(broken, "hu", game="tock") == "Blue's pawn is captured."
+def test_features_as_a_player_sees_them() -> None:
+    assert feature_words("field1", ["S", "W"]).text("en") == "the field to the south and west"
+    assert feature_words("monastery", []).text("de") == "das Kloster"
+    assert feature_words("road0", ["E", "W"]).text("hu") == "a keleti és nyugati út"
+
+
+def test_unknown_events_are_not_said_and_broken_ones_say_so_in_the_language() -> None:
+    assert event_message({"kind": "comet", "seat": 0, "data": {}}, game="tock") is None
+    broken = {"kind": "move", "seat": 1, "data": {}}
+    assert event_text(broken, "hu", game="tock") == "Valami történt a táblán."
 
 
 def test_lists_in_words() -> None:

@@ -234,7 +234,7 @@ async def play_race_turn(
         stats.log.add(Decision(kind, clicks_of(world.fake, user) - before, segments))
 
     prompt = await hand_of(world, table_id, user, thread, stats, label=label)
-    if "You received a" in prompt.content:
+    if "Your partner passed you" in prompt.content:
         stats.received += 1
     played = False
     for _step in range(12):

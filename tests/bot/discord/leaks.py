@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from i18n import LOCALES, t
-from i18n.catalog import catalogue
+from i18n.catalog import catalogue, forms
 from i18n.words import card_text
 from tests.fakediscord.models import Message, iter_components
 
@@ -41,8 +41,8 @@ def card_words() -> Mapping[str, str]:
     for locale in LOCALES:
         for token in TOKENS:
             words[card_text(token, locale)] = token
-            if token in ("A", "J", "Q", "K", "X"):
-                words[t(f"card.name.{token}", locale)] = token
+            words[t(f"card.name.{token}", locale)] = token
+            words[t(f"card.acc.{token}", locale)] = token  # "a King", "einen König" …
     for token in TOKENS:
         words.setdefault(token, token)
     return words
@@ -71,9 +71,10 @@ def _template_regex(template: str, card: str) -> str:
 
 def _card_templates() -> Iterator[str]:
     for locale in LOCALES:
-        for key, template in catalogue(locale).items():
-            if re.search(r"\{card(?::\w+)?\}", template) and not key.startswith("rules."):
-                yield template
+        for key, entry in catalogue(locale).items():
+            for template in forms(entry):
+                if re.search(r"\{card(?::\w+)?\}", template) and not key.startswith("rules."):
+                    yield template
 
 
 @cache

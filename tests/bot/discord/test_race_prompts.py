@@ -81,10 +81,16 @@ async def test_dog_fold_is_the_only_action_without_a_move() -> None:
 
 
 async def test_exchange_prompt_shows_pick_and_received_card_privately() -> None:
-    view = {"hand": ["2", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
-    prompt = await hand_prompt(DESK, info(view, ("G:2", "G:Q")))
-    assert "received a **K**" in prompt.content
-    assert [b.label for b in buttons(prompt)] == ["Pass 2", "Pass Q"], "one button per kind"
+    view = {"hand": ["2", "K", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
+    prompt = await hand_prompt(DESK, info(view, ("G:2", "G:K", "G:Q")))
+    assert "Your partner passed you **a King**." in prompt.content
+    assert [b.label for b in buttons(prompt)] == ["Pass 2", "Pass K", "Pass Q"]
+
+
+async def test_the_received_card_is_not_repeated_once_it_is_played() -> None:
+    view = {"hand": ["2", "Q"], "phase": "play", "received": "K"}
+    prompt = await hand_prompt(DESK, info(view, ("2:r5-r7", "Q:r5-r17")))
+    assert "passed you" not in prompt.content
 
 
 async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> None:
@@ -95,8 +101,8 @@ async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> 
     prompt = await hand_prompt(DESK, pending)
     assert "6 steps left" in prompt.content
     assert [b.label for b in buttons(prompt)] == [
-        "pawn on 6 → 7 (1 step)",
-        "pawn on 6 → 12 (6 steps)",
+        "your pawn 6 → 7 fields past your start (1 step)",
+        "your pawn 6 → 12 fields past your start (6 steps)",
     ]
 
 
@@ -123,8 +129,8 @@ async def test_the_joker_offers_every_kind_in_one_list() -> None:
     assert "Joker" in prompt.content
     assert [b.label for b in buttons(prompt)] == [
         "Joker as A: bring a pawn out",
-        "Joker as 7: pawn on 5 → 6 (1 step)",
-        "Joker as K: pawn on 5 → 18",
+        "Joker as 7: your pawn 5 → 6 fields past your start (1 step)",
+        "Joker as K: your pawn 5 → 18 fields past your start",
         "Back",
     ]
     assert choices(joker, "X") == ["X=A:E", "X=7:r5-r6", "X=K:r5-r18"]

@@ -665,7 +665,8 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
             next(
                 s.user_id
                 for s in live.record.seats
-                if s.index in live.state.cfg.seats and f"(seat {s.index}), your decision." in text
+                if s.index in live.state.cfg.seats
+                and f"{console_module._seat_label(live.record, s.index)}, your decision." in text
             )
             if ", your decision." in text
             else keyboard

@@ -7,18 +7,37 @@ from tests.bot.discord.sample_board import NAMES, VIEW
 
 
 def test_labels_in_words() -> None:
+    """Places are counted from the pawn owner's start, as players count them; no notation."""
     assert move_label("K:E", VIEW, NAMES) == "K: bring a pawn out"
-    assert move_label("Q:r17-r29", VIEW, NAMES) == "Q: pawn on 17 → 29"
-    assert move_label("J:r30<>r40", VIEW, NAMES) == "J: swap your 30 with Bob's 40"
+    assert move_label("Q:r17-r29", VIEW, NAMES) == "Q: your pawn 17 → 29 fields past your start"
+    assert move_label("J:r30<>r40", VIEW, NAMES) == (
+        "J: swap your pawn (30 fields past your start) with Bob's pawn (22 fields past its start)"
+    )
     assert move_label("9:D", VIEW, NAMES) == "9: discard"
     assert move_label("F", VIEW, NAMES).startswith("Fold")
     assert move_label("K:E1", VIEW, NAMES) == "K: bring out a pawn of Bob"
-    assert move_label("3:r17-h0.2", VIEW, NAMES) == "3: pawn on 17 → home 2"
-    assert move_label("X=7:r17-r24", VIEW, NAMES) == "Joker as 7: pawn on 17 → 24 (7 steps)"
-    assert move_label("7:r17-r18,r30-r36", VIEW, NAMES) == (
-        "7: pawn on 17 → 18 (1 step), pawn on 30 → 36 (6 steps)"
+    assert move_label("3:r17-h0.2", VIEW, NAMES) == (
+        "3: your pawn 17 fields past your start → your home 2"
     )
-    assert move_label("r40-r42", VIEW, NAMES) == "Bob's pawn on 40 → 42 (2 steps)"
+    assert move_label("X=7:r17-r24", VIEW, NAMES) == (
+        "Joker as 7: your pawn 17 → 24 fields past your start (7 steps)"
+    )
+    assert move_label("7:r17-r18,r30-r36", VIEW, NAMES) == (
+        "7: your pawn 17 → 18 fields past your start (1 step) and "
+        "your pawn 30 → 36 fields past your start (6 steps)"
+    )
+    assert (
+        move_label("r40-r42", VIEW, NAMES) == "Bob's pawn 22 → 24 fields past its start (2 steps)"
+    )
+
+
+def test_labels_say_what_a_move_does() -> None:
+    capture = [{"kind": "capture", "seat": 1, "data": {}}]
+    ban = [{"kind": "ban", "seat": 1, "data": {}}]
+    assert move_label("Q:r17-r29", VIEW, NAMES, events=capture).endswith(
+        " — sends Bob's pawn back to its kennel"
+    )
+    assert move_label("10:r17-r27", VIEW, NAMES, events=ban).endswith(" — Bob must then discard")
 
 
 def test_card_of_move() -> None:

@@ -96,12 +96,15 @@ def test_events_read_late_tell_what_happened_then() -> None:
     for _ in range(4):
         later = carc.apply(later, carc.legal_moves(later)[-1])
     assert later.figures != state.figures or later.tiles != state.tiles
-    assert [e.text for e in state.events] == [
-        "Ann places E at (0,-1), turned 180°",
-        "Ann puts a follower on city0 at (0,-1)",
-        "city of 2 tiles ×2 = 4 — Ann",
-        "Ann's follower on (0,-1) returns to supply",
+    assert [(e.kind, e.seat) for e in state.events] == [
+        ("place", 0),
+        ("figure", 0),
+        ("score", 0),
+        ("figure_returned", 0),
     ]
+    assert state.events[0].data == {"tile": "E", "x": 0, "y": -1, "rot": 180}
+    assert state.events[1].data["sides"] == ["S"]  # E turned 180°: its city faces south
+    assert state.events[2].data["points"] == 4
     assert state.events[-1].data == {"kind": "follower", "x": 0, "y": -1, "segment": "city0"}
     assert all(isinstance(e, Event) for e in later.events)
     assert state.events is state.events  # built once, then kept

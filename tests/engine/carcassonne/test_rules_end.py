@@ -55,13 +55,7 @@ def test_carcassonne_k_8_2_final_scoring_order() -> None:
     )
     after = carc.apply(before, "E 1,1@90 follower:city0")
     assert scores(after) == [7, 5]
-    features = []
-    for event in after.events:
-        if "score" not in event.kind:
-            continue
-        text = event.text.lower()
-        found = [(text.find(word), word) for word in ("road", "city", "monastery", "farm")]
-        features.append(min((at, word) for at, word in found if at >= 0)[1])
+    features = [e.data["feature"] for e in after.events if e.kind == "score"]
     assert features == ["road", "city", "monastery", "farm"]
 
 
@@ -159,8 +153,8 @@ def test_carcassonne_k_15_3_final_scoring_is_reported() -> None:
     assert scores(after) == [3, 0]
     scored = [e for e in after.events if "score" in e.kind]
     assert scored
-    assert all(e.text for e in scored)
-    assert any("3" in e.text for e in scored)
+    assert all(e.data["owners"] == [0] for e in scored)
+    assert any(e.data["points"] == 3 for e in scored)
 
 
 def test_carcassonne_k_1_8_seeded_game_is_deterministic() -> None:

@@ -246,7 +246,7 @@ def test_carcassonne_k_4_5_unplaceable_tile_is_discarded_and_announced() -> None
     assert pos["current_tile"] == "U"
     assert pos["to_act"] == BLUE
     assert any("discard" in event.kind for event in after.events)
-    assert any("C" in event.text for event in after.events if "discard" in event.kind)
+    assert [e.data["tile"] for e in after.events if e.kind == "tile_discarded"] == ["C"]
 
 
 def test_carcassonne_k_4_5_several_discards_in_a_row() -> None:

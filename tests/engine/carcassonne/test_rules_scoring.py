@@ -305,18 +305,16 @@ def test_carcassonne_k_6_7_city_reported_before_road() -> None:
     after = carc.apply(state, "D 0,-1@180 follower:city0")
     assert scores(after) == [7, 0]
     assert position(after)["supply"][RED] == supply(7)
-    texts = [e.text.lower() for e in after.events if "score" in e.kind]
-    assert texts, "K-15.3: every scoring is reported"
-    city_at = next(i for i, text in enumerate(texts) if "city" in text)
-    road_at = next(i for i, text in enumerate(texts) if "road" in text)
-    assert city_at < road_at
+    features = [e.data["feature"] for e in after.events if e.kind == "score"]
+    assert features, "K-15.3: every scoring is reported"
+    assert features.index("city") < features.index("road")
 
 
 def test_carcassonne_k_15_3_scoring_reported_with_points() -> None:
     after = carc.apply(duel(["E", "U"]), "E 0,-1@180 follower:city0")
     scored = [e for e in after.events if "score" in e.kind]
     assert scored
-    assert any("4" in e.text and "city" in e.text.lower() for e in scored)
+    assert any(e.data["points"] == 4 and e.data["feature"] == "city" for e in scored)
 
 
 # --- K-11.2 Small cities --------------------------------------------------------------------

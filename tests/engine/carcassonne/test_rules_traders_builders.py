@@ -200,7 +200,7 @@ def test_carcassonne_k_15_3_goods_are_reported() -> None:
         options=TILES,
     )
     after = carc.apply(before, "E 0,-3@180 none")
-    assert any("wine" in event.text.lower() for event in after.events)
+    assert any(e.kind == "goods" and "wine" in e.data["goods"] for e in after.events)
 
 
 def test_carcassonne_k_14_7_other_players_tile_never_triggers() -> None:

@@ -1,0 +1,184 @@
+"""Legal moves in words, with what they do, for buttons, menus and the console.
+
+A label is a :class:`~i18n.message.Message` built from the move's notation, the viewer's view
+and the events the move would cause (the engine's facts of applying it): ``K: bring a pawn out
+onto your start field``, ``7: your pawn 3 fields past your start → home 2 — sends Blue's pawn
+back to its kennel``, ``10: your pawn … — Green must then discard``. Notation never reaches the
+label; it stays the move's value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from i18n.events import card_short, card_word, feature_words, place_words, walk_words
+from i18n.message import Message, msg
+
+_PLAY = re.compile(r"(?P<card>X=(?P<declared>[0-9AJQK]+)|[0-9AJQKX]+):(?P<action>.+)")
+
+Names = Mapping[int, Any]
+
+
+def _owner(view: Mapping[str, Any], loc: str) -> int | None:
+    for seat, locations in (view.get("pawns") or {}).items():
+        for held in locations:
+            if str(held).rstrip("*") == loc:
+                return int(seat)
+    return None
+
+
+def _seat_word(names: Names, seat: int) -> Any:
+    return names.get(seat) or msg("move.seat", number=seat + 1)
+
+
+def _walk(walk: str, view: Mapping[str, Any], names: Names, viewer: Any, steps: bool) -> Message:
+    start, _, end = walk.partition("-")
+    owner = _owner(view, start)
+    board = view.get("board")
+    if owner is None:
+        owner = viewer if isinstance(viewer, int) else 0
+    own = owner == viewer
+    way = walk_words(start, end, owner, board, own=own)
+    if own:
+        text = msg("move.walk", way=way)
+    else:
+        text = msg("move.walk_other", name=_seat_word(names, owner), way=way)
+    ring = (board or {}).get("ring")
+    if steps and ring and start.startswith("r") and end.startswith("r"):
+        count = (int(end[1:]) - int(start[1:])) % int(ring)
+        if 0 < count <= 7:
+            text = msg("move.steps", walk=text, count=count)
+    return text
+
+
+def walks_words(
+    walks: str, view: Mapping[str, Any], names: Names, *, show_steps: bool = False
+) -> list[Message]:
+    """``r11-r14,r10-r14`` in words, one phrase per pawn (a split 7's steps on request)."""
+    viewer = view.get("viewer")
+    return [_walk(w, view, names, viewer, show_steps) for w in walks.split(",")]
+
+
+def _effects(
+    events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], names: Names
+) -> list[Message]:
+    """What a move does beyond moving: pawns it sends home, the seat a 10 bans."""
+    viewer = view.get("viewer")
+    said: list[Message] = []
+    for event in events:
+        kind, seat = event.get("kind"), event.get("seat")
+        if not isinstance(seat, int):
+            continue
+        if kind == "capture":
+            if seat == viewer:
+                said.append(msg("move.effect.captures_own"))
+            else:
+                said.append(msg("move.effect.captures", name=_seat_word(names, seat)))
+        elif kind == "ban":
+            said.append(msg("move.effect.bans", name=_seat_word(names, seat)))
+    return said
+
+
+def race_label(
+    move: str,
+    view: Mapping[str, Any],
+    names: Names,
+    events: Sequence[Mapping[str, Any]] = (),
+) -> Message:
+    """A race move in words for its owner (``view`` is their own view; ``names`` per seat;
+    ``events``: what applying the move would cause, for its effects)."""
+    if move == "F":
+        return msg("move.fold")
+    if move.startswith("G:"):
+        return msg("move.give", card=card_word(move[2:]))
+    match = _PLAY.fullmatch(move)
+    if match is None:  # a bare segment of a pending 7
+        return _with_effects(
+            msg("move.walks", walks=walks_words(move, view, names, show_steps=True)),
+            events,
+            view,
+            names,
+        )
+    declared = match["declared"]
+    card: Message | str = (
+        msg("move.joker_as", card=card_short(declared)) if declared else card_short(match["card"])
+    )
+    action = match["action"]
+    viewer = view.get("viewer")
+    if action == "D":
+        text = msg("move.discard")
+    elif action.startswith("E"):
+        target = action[1:]
+        if not target or int(target) == viewer:
+            text = msg("move.bring_out")
+        else:
+            text = msg("move.bring_out_of", name=_seat_word(names, int(target)))
+    elif action == "N":
+        text = msg("move.null_swap")
+    elif "<>" in action:
+        mine, _, other = action.partition("<>")
+        board = view.get("board")
+        me = viewer if isinstance(viewer, int) else 0
+        owner = _owner(view, other)
+        mine_words = place_words(mine, me, board, own=True)
+        if owner is None:
+            text = msg("move.swap_unknown", mine=mine_words)
+        elif owner == viewer:
+            text = msg(
+                "move.swap_own", mine=mine_words, other=place_words(other, owner, board, own=True)
+            )
+        else:
+            text = msg(
+                "move.swap_other",
+                mine=mine_words,
+                name=_seat_word(names, owner),
+                other=place_words(other, owner, board),
+            )
+    else:
+        seven = match["card"] in ("7", "X=7")
+        text = msg("move.walks", walks=walks_words(action, view, names, show_steps=seven))
+    return _with_effects(msg("move.card_action", card=card, action=text), events, view, names)
+
+
+def _with_effects(
+    label: Message, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], names: Names
+) -> Message:
+    effects = _effects(events, view, names)
+    if not effects:
+        return label
+    return msg("move.with_effects", move=label, effects=effects)
+
+
+def tile_label(move: str, events: Sequence[Mapping[str, Any]] = ()) -> Message:
+    """A Carcassonne decision in words: a placement (``x,y@rot``), a figure action or none."""
+    if move == "none":
+        return msg("tile.no_figure")
+    placement = re.fullmatch(r"(-?\d+),(-?\d+)@(\d+)", move)
+    if placement is not None:
+        x, y, rot = (int(v) for v in placement.groups())
+        return msg("tile.place_label", x=x, y=y, rot=rot)
+    kind, _, segment = move.partition(":")
+    sides: list[str] = []
+    for event in events:
+        if event.get("kind") == "figure":
+            sides = list((event.get("data") or {}).get("sides") or ())
+    return msg(
+        "tile.figure_label", figure=msg(f"figure.{kind}"), feature=feature_words(segment, sides)
+    )
+
+
+def move_label(
+    game: str,
+    move: str,
+    view: Mapping[str, Any],
+    names: Names,
+    events: Sequence[Mapping[str, Any]] = (),
+) -> Message:
+    """The label of ``move`` in any game (see :func:`race_label`, :func:`tile_label`)."""
+    if game == "carcassonne":
+        return tile_label(move, events)
+    if game in ("tock", "dog"):
+        return race_label(move, view, names, events)
+    return msg("move.as_written", move=move)  # a game Pöppel has no words for
