@@ -52,7 +52,7 @@ async def test_bots_added_without_a_level_play_at_the_tables_level(storage: Stor
     await svc.add_bot(table_id, ANN, "easy")
     table = await _service(storage).get(table_id)  # as stored
     assert [s.bot_level for s in table.seats] == [None, "hard", "easy"]
-    assert [s.name for s in table.seats[1:]] == ["Bot 2 (hard)", "Bot 3 (easy)"]
+    assert [s.bot_number for s in table.seats[1:]] == [2, 3]
     assert table.bot_level == "hard"
 
 
@@ -69,7 +69,7 @@ async def test_an_unknown_bot_level_is_refused_and_changes_nothing(
     storage: Storage, level: str
 ) -> None:
     svc = _service(storage)
-    with pytest.raises(InvalidTableOptions, match="bot level must be one of easy, normal, hard"):
+    with pytest.raises(InvalidTableOptions, match="bot level must be one of easy, normal and hard"):
         await svc.create(GUILD, CHANNEL, "toy", ANN, "Ann", bot_level=level)
     table_id = (await svc.create(GUILD, CHANNEL, "toy", ANN, "Ann", players=3)).table.id
     before = await storage.load_table(table_id)
@@ -108,13 +108,14 @@ async def test_a_persons_move_is_answered_before_the_hard_bots_after_it_think(
     await svc.add_bot(table_id, ANN)  # hard
     started = await svc.start_game(table_id, ANN)
     # The quick bot's exchange pick is in the answer; the hard bot's comes when it is found.
-    assert [u.text for u in started.public[1:]] == ["Bot 2 (normal) chose a card to pass."]
+    assert [u.message.text("en") for u in started.public[1:]] == ["Bot 2 chose a card to pass."]
     await asyncio.sleep(0.01)
     assert brain.asked == ["normal", "hard"]
     assert recorder.effects == []
     brain.answer.set()
     await svc.idle()
-    assert [e.public[0].text for e in recorder.effects] == ["Bot 3 (hard) chose a card to pass."]
+    told = [e.public[0].message.text("en") for e in recorder.effects]
+    assert told == ["Bot 3 chose a card to pass."]
     # A whole game goes on like this, and every action is stored once.
     for _ in range(200):
         table = await svc.get(table_id)
