@@ -10,6 +10,13 @@ message, add the key to the same domain file of all three languages with the sam
 a language lacks a key English has or its placeholders differ. Rules pages are the
 ``rules.<game>.<topic>`` keys (at most 2000 characters each).
 
+Words: each game is said in its players' words, from the seed documents (German Tock: Figur,
+Startbereich, Runde; German Dog: Pöppel, Starthaus, schupfen; Hungarian: bábu); where two games
+share a message but not its words, ``terms.po`` holds the game's variant (``msgctxt``), and
+:func:`~i18n.catalog.game_terms` says a table's messages in its game's words. Hungarian picks
+*a*/*az* by the next word: write ``{seat:a}`` (see :mod:`~i18n.articles`), never "a(z)".
+``tests/i18n/test_terms.py`` holds the terms.
+
 Modules: :mod:`~i18n.catalog` (loading, ``t``), :mod:`~i18n.rules` (``/rules``),
 :mod:`~i18n.events` (engine events in words), :mod:`~i18n.moves` (legal moves in words),
 :mod:`~i18n.message` (sentences as keys and parameters, said per reader) and

@@ -39,7 +39,7 @@ def test_move_labels_in_german_and_hungarian() -> None:
         "D: deine Figur 17 → 29 Felder nach deinem Start"
     )
     assert move_label("J:r30<>r40", VIEW, NAMES, "hu") == (
-        "B: csere: a bábud (30 mezővel a kezdőmeződ után) ↔ "
+        "B: csere: saját bábu (30 mezővel a kezdőmeződ után) ↔ "
         "Bob bábuja (22 mezővel a kezdőmezője után)"
     )
     assert move_label("X=7:r17-r24", VIEW, NAMES, "de") == (
