@@ -22,6 +22,11 @@ class Settings(BaseSettings):
     shard_count: int | None = Field(default=None, alias="SHARD_COUNT")
     shard_ids: str | None = Field(default=None, alias="SHARD_IDS")
     sync_commands: bool = Field(default=False, alias="SYNC_COMMANDS")
+    # Bot moves: the worker processes that search (default: one per core of the machine),
+    # the CPU seconds a bot may think per move, and how much lower the workers' priority is.
+    bot_workers: int | None = Field(default=None, ge=1, alias="BOT_WORKERS")
+    bot_time_budget: float = Field(default=1.0, gt=0, le=30, alias="BOT_TIME_BUDGET")
+    bot_worker_nice: int = Field(default=10, ge=0, le=19, alias="BOT_WORKER_NICE")
     # How often a board that could not be posted (Discord down, a crash) is tried again.
     board_retry_seconds: float = Field(default=15.0, gt=0, alias="BOARD_RETRY_SECONDS")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.

@@ -109,10 +109,13 @@ class TableCore:
     snapshot_every: int
     require_person: bool
     defer_bots: bool
+    defer_slow_bots: bool
     timeouts_before_leave: int
     _load_game: GameLoader
     _modules: dict[str, Any]
     _background: set[asyncio.Task[None]]
+    _thinkers: set[int]
+    _rethink: set[int]
     _live: dict[int, LiveTable]
     _locks: dict[int, asyncio.Lock]
     _armed: dict[int, float]

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from bot.effects import Effects, PublicUpdate
 from bot.table_core import Conflict, LiveTable
 from bot.table_model import (
-    ABSENT_BOT_LEVEL,
     ABSENT_POLICIES,
     BOT_LEVELS,
+    DEFAULT_BOT_LEVEL,
     TURN_TIMES,
     AlreadySeated,
     BadSeat,
@@ -27,6 +27,7 @@ from bot.table_model import (
     TableFull,
     TableRecord,
     WrongPhase,
+    bot_level_of,
     game_title,
 )
 from bot.table_updates import UpdatesMixin
@@ -81,6 +82,7 @@ class LobbyMixin(UpdatesMixin):
         absent_policy: str = "auto",
         seed: int | None = None,
         seat_host: bool = True,
+        bot_level: str = DEFAULT_BOT_LEVEL,
         hints: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
@@ -89,8 +91,10 @@ class LobbyMixin(UpdatesMixin):
         :mod:`bot.table_hints`); such a table is never rated.
 
         ``players`` is the number of seats (default: the game's largest count that is at most
-        4). Raises :class:`InvalidTableOptions` naming a bad game, option, player count, turn
-        time or absent policy.
+        4). ``bot_level`` is the table's level of bots: of those added without a level, and
+        of the bot that takes a seat a person leaves (absent policy ``bot``). Raises
+        :class:`InvalidTableOptions` naming a bad game, option, player count, turn time,
+        absent policy or bot level.
         """
         module = self._module_or_error(game)
         counts = tuple(module.PLAYER_COUNTS)
@@ -115,6 +119,7 @@ class LobbyMixin(UpdatesMixin):
             raise InvalidTableOptions("error.turn_time", allowed=_numbers(TURN_TIMES))
         if absent_policy not in ABSENT_POLICIES:
             raise InvalidTableOptions("error.absent_policy", allowed=list(ABSENT_POLICIES))
+        self._check_bot_level(bot_level)
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
         now = self.clock.now()
@@ -134,9 +139,9 @@ class LobbyMixin(UpdatesMixin):
             turn_time=turn_time,
             absent_policy=absent_policy,
             version=1,
-            extra={"hints": True} if hints else {},
             created_at=now,
             updated_at=now,
+            extra={"bot_level": bot_level, **({"hints": True} if hints else {})},
         )
         table_id = await self.storage.create_table(record)
         record = record.with_changes(id=table_id)
@@ -169,19 +174,19 @@ class LobbyMixin(UpdatesMixin):
         self,
         table_id: int,
         user_id: int,
-        level: str = "normal",
+        level: str | None = None,
         *,
         seat: int | None = None,
         team: int | None = None,
     ) -> Effects:
-        """The host puts a bot of ``level`` (easy, normal, hard) into a free seat."""
-        if level not in BOT_LEVELS:
-            raise InvalidTableOptions(
-                "error.bot_level", allowed=[msg(f"bot_level.{b}") for b in BOT_LEVELS]
-            )
+        """The host puts a bot of ``level`` (easy, normal, hard; default: the table's level)
+        into a free seat."""
+        if level is not None:
+            self._check_bot_level(level)
         async with self._session(table_id) as live:
             record = self._require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
+            level = level or bot_level_of(record)
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
             seats[index] = Seat(index, bot_level=level, bot_number=index + 1)
@@ -338,7 +343,7 @@ class LobbyMixin(UpdatesMixin):
             seats[position] = Seat(
                 seat.index,
                 name=seat.name,
-                bot_level=ABSENT_BOT_LEVEL,
+                bot_level=bot_level_of(record),
                 former_user_id=user_id,
             )
             entry = LogEntry(record.log_length, LogKind.BOT, seat.index, "", version)
@@ -397,6 +402,13 @@ class LobbyMixin(UpdatesMixin):
             self._live.pop(record.id, None)
             raise TableError("error.conflict") from None
         return live.record
+
+    @staticmethod
+    def _check_bot_level(level: str) -> None:
+        if level not in BOT_LEVELS:
+            raise InvalidTableOptions(
+                "error.bot_level", allowed=[msg(f"bot_level.{b}") for b in BOT_LEVELS]
+            )
 
     @staticmethod
     def _require_host(record: TableRecord, user_id: int) -> None:

@@ -15,12 +15,13 @@ from i18n.catalog import has_key
 from i18n.message import Message, msg
 
 #: The absent-player policies: ``auto`` lets the engine take the left seat's decisions
-#: (C-13), ``bot`` hands the seat to a bot of level :data:`ABSENT_BOT_LEVEL`.
+#: (C-13), ``bot`` hands the seat to a bot of the table's level (:func:`bot_level_of`).
 ABSENT_POLICIES: tuple[str, ...] = ("auto", "bot")
 #: The bot levels ``engine.bots.choose_move`` accepts.
 BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-#: The level of the bot that takes over a seat under the ``bot`` absent policy.
-ABSENT_BOT_LEVEL = "normal"
+#: The bot level of a table that was not given one: the level of the lobby's "Add bot" and of
+#: the bot that takes over a seat under the ``bot`` absent policy.
+DEFAULT_BOT_LEVEL = "normal"
 #: The largest id either back end stores: SQLite's INTEGER and PostgreSQL's BIGINT are signed
 #: 64-bit. A larger number (a crafted custom_id, a typed option) names no table; it must be
 #: refused before it reaches a database driver, which would raise instead.
@@ -187,6 +188,11 @@ class TableRecord:
         """A copy with ``changes`` applied."""
         return replace(self, **changes)
 
+    @property
+    def bot_level(self) -> str:
+        """The table's bot level (chosen by the host at creation; see :func:`bot_level_of`)."""
+        return bot_level_of(self)
+
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` plays at this table, if any."""
         for seat in self.seats:
@@ -210,6 +216,13 @@ class TableRecord:
             if s.index == seat:
                 return s.label
         return msg("seat.seat", number=seat + 1)
+
+
+def bot_level_of(record: TableRecord) -> str:
+    """The table's bot level: ``extra["bot_level"]``, or :data:`DEFAULT_BOT_LEVEL` for a
+    table opened before tables had one."""
+    level = (record.extra or {}).get("bot_level")
+    return level if level in BOT_LEVELS else DEFAULT_BOT_LEVEL
 
 
 # --- errors ----------------------------------------------------------------------------------

@@ -119,6 +119,9 @@ class TableService(
     ``defer_bots=True`` (with a listener) returns a person's action at once and plays the bot
     turns after it in the background, delivering each to the listener as it happens; by
     default they are played before returning and come back in the same :class:`Effects`.
+    ``defer_slow_bots=True`` (with a listener) does so only from the first bot whose level the
+    chooser marks slow (``slow_levels``: a ``hard`` search) on, one delivery per slow move: a
+    person sees their move at once, and quick bots still answer in the same delivery.
     ``timeouts_before_leave``: after this many turn-clock timeouts in a row a person is treated
     as having left (the absent-player policy takes the seat; C-13.8 leaves the count to us);
     0 never does.
@@ -139,6 +142,7 @@ class TableService(
         snapshot_every: int = 200,
         require_person: bool = True,
         defer_bots: bool = False,
+        defer_slow_bots: bool = False,
         timeouts_before_leave: int = 3,
     ) -> None:
         self.storage = storage
@@ -152,8 +156,11 @@ class TableService(
         self.snapshot_every = snapshot_every
         self.require_person = require_person
         self.defer_bots = defer_bots
+        self.defer_slow_bots = defer_slow_bots
         self.timeouts_before_leave = timeouts_before_leave
         self._background: set[asyncio.Task[None]] = set()
+        self._thinkers: set[int] = set()  # tables whose slow bots think in the background
+        self._rethink: set[int] = set()  # ... and that changed since their thinker last looked
         self._live: dict[int, LiveTable] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._armed: dict[int, float] = {}  # table id -> next clock event (reminder or timeout)

@@ -160,5 +160,7 @@ class TurnClockMixin(TableCore):
                 cleared = live.record.with_changes(deadline=None, reminded=False)
                 fresh = self._with_clock(cleared, module, live.state, frozenset())
                 await self._write(live, fresh, [], live.state)
-            await self._advance(live, effects)
+            # The bots after a timeout: a slow one thinks in the background (defer_slow_bots),
+            # not while this clock holds up the other tables' deadlines.
+            await self._follow_up(live, effects)
             return effects

@@ -17,6 +17,7 @@ import discord
 import discord.gateway
 import yarl
 
+from bot.bot_pool import BotPool
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
@@ -125,7 +126,17 @@ async def _serve(
         sync_commands=syncs_commands(settings, sync_flag=sync, shard_ids=shard_ids),
         dev_guild_id=settings.dev_guild_id,
     )
-    async with open_service(settings.database_url) as desk:
+    # Bot searches run in worker processes, started before anything is served (and stopped
+    # last): the event loop and the renderer never wait for the GIL behind a search.
+    pool = BotPool(
+        settings.bot_workers,
+        time_budget=settings.bot_time_budget,
+        nice=settings.bot_worker_nice,
+    )
+    async with (
+        pool,
+        open_service(settings.database_url, choose_bot_move=pool, defer_slow_bots=True) as desk,
+    ):
         desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         owns = getattr(bot, "owns_guild", None)

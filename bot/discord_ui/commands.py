@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui.translator import locale_of
+from bot.table_model import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from i18n import rules_games, rules_page, t
 from i18n.rules import RULES_TOPICS
 
@@ -31,6 +32,8 @@ TURN_TIME_CHOICES = [
     app_commands.Choice(name="1 hour", value=3600),
     app_commands.Choice(name="1 day", value=86400),
 ]
+BOT_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
+_BOT_LEVEL_HELP = "how well the bots play (Add bot, and the seat of a player who leaves)"
 
 
 def _desk(interaction: Interaction) -> Any:
@@ -54,6 +57,7 @@ carcassonne = app_commands.Group(
     quick_start="every player starts with one pawn on the board",
     variant5="the 5 may move any pawn",
     turn_time="time per turn before the game acts for an absent player",
+    bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
@@ -67,6 +71,7 @@ carcassonne = app_commands.Group(
         app_commands.Choice(name="single", value="single"),
     ],
     turn_time=TURN_TIME_CHOICES,
+    bot_level=BOT_LEVEL_CHOICES,
 )
 async def tock_new(
     interaction: Interaction,
@@ -76,6 +81,7 @@ async def tock_new(
     quick_start: bool = False,
     variant5: bool = False,
     turn_time: int = 0,
+    bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
 ) -> None:
     """Open a Tock table."""
@@ -85,7 +91,9 @@ async def tock_new(
         "quick_start": quick_start,
         "variant5": variant5,
     }
-    await _desk(interaction).new_table(interaction, "tock", players, options, turn_time, hints)
+    await _desk(interaction).new_table(
+        interaction, "tock", players, options, turn_time, hints, bot_level=bot_level
+    )
 
 
 @dog.command(name="new", description="Open a Dog table in this channel")
@@ -93,6 +101,7 @@ async def tock_new(
     players="4 or 6 players, always in teams",
     ruleset="bsw (the BrettspielWelt rules) or braendi (official Brändi Dog)",
     turn_time="time per turn before the game acts for an absent player",
+    bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
@@ -102,17 +111,21 @@ async def tock_new(
         app_commands.Choice(name="braendi", value="braendi"),
     ],
     turn_time=TURN_TIME_CHOICES,
+    bot_level=BOT_LEVEL_CHOICES,
 )
 async def dog_new(
     interaction: Interaction,
     players: int = 4,
     ruleset: str = "bsw",
     turn_time: int = 0,
+    bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
 ) -> None:
     """Open a Dog table."""
     options = {"preset": ruleset}
-    await _desk(interaction).new_table(interaction, "dog", players, options, turn_time, hints)
+    await _desk(interaction).new_table(
+        interaction, "dog", players, options, turn_time, hints, bot_level=bot_level
+    )
 
 
 @carcassonne.command(name="new", description="Open a Carcassonne table in this channel")
@@ -124,6 +137,7 @@ async def dog_new(
     inns_cathedrals="the Inns & Cathedrals expansion: off, its tiles only, or in full",
     traders_builders="the Traders & Builders expansion: off, its tiles only, or in full",
     turn_time="time per turn before the game acts for an absent player",
+    bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
 )
 @app_commands.choices(  # type: ignore[misc]
@@ -131,6 +145,7 @@ async def dog_new(
     inns_cathedrals=[app_commands.Choice(name=v, value=v) for v in ("off", "tiles", "full")],
     traders_builders=[app_commands.Choice(name=v, value=v) for v in ("off", "tiles", "full")],
     turn_time=TURN_TIME_CHOICES,
+    bot_level=BOT_LEVEL_CHOICES,
 )
 async def carcassonne_new(
     interaction: Interaction,
@@ -141,6 +156,7 @@ async def carcassonne_new(
     inns_cathedrals: str = "off",
     traders_builders: str = "off",
     turn_time: int = 0,
+    bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
 ) -> None:
     """Open a Carcassonne table."""
@@ -151,8 +167,9 @@ async def carcassonne_new(
         "inns_cathedrals": inns_cathedrals,
         "traders_builders": traders_builders,
     }
-    desk = _desk(interaction)
-    await desk.new_table(interaction, "carcassonne", players, options, turn_time, hints)
+    await _desk(interaction).new_table(
+        interaction, "carcassonne", players, options, turn_time, hints, bot_level=bot_level
+    )
 
 
 # --- /table ------------------------------------------------------------------------------------

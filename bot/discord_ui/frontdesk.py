@@ -32,7 +32,7 @@ from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
-from bot.table_model import Phase, TableError, TableNotFound, TableRecord
+from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
 from i18n import t
 from i18n.catalog import use_game_terms
 from i18n.history import history_line
@@ -44,12 +44,10 @@ log = logging.getLogger(__name__)
 
 #: Controls on public messages (lobby, board): answered through an ephemeral deferral.
 PUBLIC_ACTIONS = frozenset(
-    {"join", "leave", "bot", "start", "hand", "tile", "put", "rematch", "replay"}
+    {"join", "leave", "bot", "botlvl", "start", "hand", "tile", "put", "rematch", "replay"}
 )
 #: Lobby controls carry no meaningful version.
-LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "start"})
-#: The level of bots added with the lobby's "Add bot" button.
-DEFAULT_BOT_LEVEL = "easy"
+LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start"})
 #: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
 LOG_LINES = 40
 #: ``/table board`` posts a table's board at most once in this many seconds; inside the
@@ -75,7 +73,6 @@ class FrontDesk:
         self.replays = ReplayViewer(self)
         self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
-        self.bot_level = DEFAULT_BOT_LEVEL
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
@@ -239,8 +236,11 @@ class FrontDesk:
         options: Mapping[str, Any],
         turn_time: int,
         hints: bool = False,
+        *,
+        bot_level: str = DEFAULT_BOT_LEVEL,
     ) -> None:
-        """``/<game> new``: create the table, post its lobby and open its thread."""
+        """``/<game> new``: create the table, post its lobby and open its thread; its bots
+        play at ``bot_level`` unless the host adds one of another level."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel = interaction.channel
         locale, public = locale_of(interaction), guild_locale_of(interaction)
@@ -262,6 +262,7 @@ class FrontDesk:
                 turn_time=turn_time,
                 seed=self.seed_for_new_table(),
                 hints=hints,
+                bot_level=bot_level,
             )
         except TableError as error:
             await reply_private(interaction, error.text(locale))
@@ -540,7 +541,7 @@ class FrontDesk:
                     await reply_private(interaction, text)
                     return
             if control.action in LOBBY_ACTIONS:
-                await self._lobby_action(interaction, control)
+                await self._lobby_action(interaction, control, values)
             elif control.action in self.after.ACTIONS:
                 await self.after.on_control(interaction, control)
             elif control.action == REPLAY_ACTION:
@@ -579,7 +580,9 @@ class FrontDesk:
         except discord.HTTPException:
             await reply_private(interaction, text)
 
-    async def _lobby_action(self, interaction: discord.Interaction, control: ControlId) -> None:
+    async def _lobby_action(
+        self, interaction: discord.Interaction, control: ControlId, values: list[str]
+    ) -> None:
         user = interaction.user
         tid = control.table
         locale = locale_of(interaction)
@@ -594,8 +597,10 @@ class FrontDesk:
         elif control.action == "leave":
             effects = await self.service.leave(tid, user.id)
             answer = t("desk.left", locale)
-        elif control.action == "bot":
-            effects = await self.service.add_bot(tid, user.id, self.bot_level)
+        elif control.action in ("bot", "botlvl"):
+            # "Add bot" adds one of the table's level; the select, one of the level picked.
+            level = values[0] if control.action == "botlvl" and values else None
+            effects = await self.service.add_bot(tid, user.id, level)
             answer = t("lobby.bot_joined", locale)
         else:
             effects = await self.service.start_game(tid, user.id)

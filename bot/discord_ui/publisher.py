@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.components import button, make_view
+from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
 from bot.effects import Effects, PublicUpdate
-from bot.table_model import Phase, TableRecord
+from bot.table_model import BOT_LEVELS, Phase, TableRecord
 from i18n import t
 from i18n.catalog import game_terms
 from i18n.events import tile_words
@@ -38,22 +38,32 @@ LOBBY_KINDS = frozenset({"created", "lobby"})
 
 
 def lobby_view(table: TableRecord, locale: str = "en") -> discord.ui.View | None:
-    """Join / Leave / Add bot / Start, while the table is in its lobby."""
+    """Join / Leave / Add bot (of the table's level) / Start, and a bot of another level,
+    while the table is in its lobby."""
     if table.phase is not Phase.LOBBY:
         return None
+    levels = [(t(f"lobby.add_bot_option.{level}", locale), level) for level in BOT_LEVELS]
     return make_view(
         [
             button(
                 t("lobby.join", locale),
                 control_id(table.id, 0, "join"),
                 style=discord.ButtonStyle.primary,
+                row=0,
             ),
-            button(t("lobby.leave", locale), control_id(table.id, 0, "leave")),
-            button(t("lobby.add_bot", locale), control_id(table.id, 0, "bot")),
+            button(t("lobby.leave", locale), control_id(table.id, 0, "leave"), row=0),
+            button(t("lobby.add_bot", locale), control_id(table.id, 0, "bot"), row=0),
             button(
                 t("lobby.start", locale),
                 control_id(table.id, 0, "start"),
                 style=discord.ButtonStyle.success,
+                row=0,
+            ),
+            select(
+                control_id(table.id, 0, "botlvl"),
+                levels,
+                placeholder=t("lobby.add_bot_level", locale),
+                row=1,
             ),
         ]
     )

@@ -77,7 +77,14 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
     """The lobby message: game, host, options, seats with teams, and the table's state."""
     title = GAME_TITLES.get(table.game, table.game)
     head = t("lobby.title", locale, game=title, table=table.id, host=f"<@{table.host_id}>")
-    lines = [head, options_line(table, locale), ""]
+    lines = [head, options_line(table, locale)]
+    # The table's level matters while bots are added, and in play if leavers get a bot.
+    if table.phase is Phase.LOBBY or (
+        table.phase is Phase.PLAYING and table.absent_policy == "bot"
+    ):
+        level = t(f"bot_level.{table.bot_level}", locale)
+        lines.append(t("lobby.bot_level", locale, level=level))
+    lines.append("")
     teams = teams_of(table)
     team_of: dict[int, int] = {}
     if teams:

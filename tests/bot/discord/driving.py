@@ -183,10 +183,17 @@ def current(prompt: Message, version: int) -> bool:
 
 
 async def hand_of(
-    world: World, table_id: int, user: ScriptedUser, thread: Channel, stats: Stats
+    world: World,
+    table_id: int,
+    user: ScriptedUser,
+    thread: Channel,
+    stats: Stats,
+    *,
+    label: str = "Show my hand",
 ) -> Message:
     """The player's open hand, brought up to date by the bot; opened from the newest board
-    (one more click) the first time, or when Discord no longer lets the bot edit it."""
+    (one more click, on ``label``) the first time, or when Discord no longer lets the bot
+    edit it."""
     hand = stats.hands.get(user.id)
     if hand is not None and not hand.deleted:
         info = await world.desk.service.private_info(table_id, user.id)
@@ -196,7 +203,7 @@ async def hand_of(
         except TimeoutError:
             pass
     board = world.newest_board(thread)
-    hand = await open_prompt(world, user, board, "Show my hand")
+    hand = await open_prompt(world, user, board, label)
     stats.clicks += 1
     stats.hands[user.id] = hand
     return hand
@@ -211,10 +218,12 @@ async def play_race_turn(
     stats: Stats,
     *,
     prefer: str | None = None,
+    label: str = "Show my hand",
 ) -> None:
     """``user`` plays (or picks) through the buttons of their open hand.
 
-    ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move.
+    ``prefer`` makes the player use that card (e.g. ``"7"`` or ``"X"``) when it can move;
+    ``label`` is the board's button in the server's language.
     """
     before = clicks_of(world.fake, user)
     segments = 0
@@ -224,7 +233,7 @@ async def play_race_turn(
         kind = "seven" if segments else kind
         stats.log.add(Decision(kind, clicks_of(world.fake, user) - before, segments))
 
-    prompt = await hand_of(world, table_id, user, thread, stats)
+    prompt = await hand_of(world, table_id, user, thread, stats, label=label)
     if "Your partner passed you" in prompt.content:
         stats.received += 1
     played = False

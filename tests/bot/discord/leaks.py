@@ -30,7 +30,7 @@ from tests.fakediscord.models import Message, iter_components
 TOKENS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "X")
 #: The controls a public message may carry: none of them names a card.
 PUBLIC_ACTIONS = frozenset(
-    {"join", "leave", "bot", "start", "hand", "tile", "put"}
+    {"join", "leave", "bot", "botlvl", "start", "hand", "tile", "put"}
     | {"rematch", "replay"}  # the results post: they carry a finished table's id, no card
 )
 #: An exchange pick in move notation (N-7.2).

@@ -1,0 +1,239 @@
+"""Bot moves in worker processes: the same moves as in this process, in a fair order, and no
+worker left behind when the bot process ends or dies."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from bot.bot_pool import BotPool, machine_cores
+from bot.bots import engine_move
+from bot.settings import Settings
+from engine import get_game
+from tests.bot.test_two_processes import process_env
+from tests.fakediscord.server import FakeDiscord
+
+ROOT = str(Path(__file__).resolve().parents[2])
+#: A hard search capped by worlds, with time to spare: deterministic for its seed.
+ITERATIONS = 4
+BUDGET = 60.0
+
+
+def positions(game: str, players: int, count: int) -> list[tuple[dict[str, Any], list[str]]]:
+    """``count`` (view, legal moves) pairs of the seats to act along a seeded game."""
+    module = get_game(game)
+    state = module.new_game(players, {}, 5)
+    found = []
+    for ply in range(count * 3):
+        seats = sorted(module.seats_to_act(state))
+        if not seats:
+            break
+        seat = seats[0]
+        legal = [str(m) for m in module.legal_moves(state, seat)]
+        if ply % 3 == 0:
+            found.append((dict(module.view(state, seat)), legal))
+        state = module.apply(state, legal[(ply * 7) % len(legal)], seat)
+    return found[:count]
+
+
+@pytest.fixture(scope="module")
+def pool_positions() -> list[tuple[str, dict[str, Any], list[str]]]:
+    return [
+        (game, view, legal)
+        for game, players in (("tock", 4), ("dog", 4), ("carcassonne", 2))
+        for view, legal in positions(game, players, 3)
+    ]
+
+
+async def test_the_pool_plays_the_moves_of_the_in_process_bot(
+    pool_positions: list[tuple[str, dict[str, Any], list[str]]],
+) -> None:
+    async with BotPool(2, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        for level in ("easy", "normal", "hard"):
+            for number, (game, view, legal) in enumerate(pool_positions):
+                seed = 1000 + number
+                here = engine_move(game, view, level, legal, seed, BUDGET, ITERATIONS)
+                there = await pool(game, view, level, legal, seed)
+                assert there == here, (game, level, number)
+                # And the same again: a move depends on the view and the seed only.
+                assert await pool(game, view, level, legal, seed) == here
+
+
+async def test_quick_bots_do_not_wait_behind_a_hard_search() -> None:
+    (view, legal), *_ = positions("tock", 4, 1)
+    finished: list[str] = []
+
+    async def move(level: str) -> None:
+        await pool("tock", view, level, legal, 3)
+        finished.append(level)
+
+    # One search worker, busy with a long search (no cap: its whole CPU budget).
+    async with BotPool(1, time_budget=2.0, nice=0) as pool:
+        search = asyncio.create_task(move("hard"))
+        await asyncio.sleep(0.2)
+        await asyncio.gather(move("normal"), move("easy"), search)
+    assert finished[-1] == "hard", finished
+
+
+async def test_searches_are_served_in_the_order_they_were_asked() -> None:
+    (view, legal), *_ = positions("tock", 4, 1)
+    order: list[int] = []
+
+    async def table(number: int) -> None:
+        await pool("tock", view, "hard", legal, number)
+        order.append(number)
+
+    async with BotPool(1, time_budget=0.2, nice=0) as pool:
+        tasks = []
+        for number in range(5):
+            tasks.append(asyncio.create_task(table(number)))
+            await asyncio.sleep(0)  # each table asks in turn
+        await asyncio.gather(*tasks)
+    assert order == [0, 1, 2, 3, 4]
+
+
+async def test_a_worker_that_died_is_replaced_and_the_move_still_played() -> None:
+    (view, legal), *_ = positions("tock", 4, 1)
+    expected = engine_move("tock", view, "hard", legal, 9, BUDGET, ITERATIONS)
+    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        before = pool.worker_pids()
+        for pid in before:  # killed: out of memory, or by a careless operator
+            os.kill(pid, signal.SIGKILL)
+        assert await _gone(before) == []
+        assert await pool("tock", view, "hard", legal, 9) == expected
+        assert await pool("tock", view, "normal", legal, 9) == engine_move(
+            "tock", view, "normal", legal, 9
+        )
+        assert not set(pool.worker_pids()) & set(before)
+
+
+# --- real processes ----------------------------------------------------------------------------
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not count: it has ended)."""
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return status.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def _gone(pids: list[int], limit: float = 20.0) -> list[int]:
+    """The pids still alive after waiting up to ``limit`` seconds for them to end."""
+    deadline = time.monotonic() + limit
+    alive = [p for p in pids if _alive(p)]
+    while alive and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)  # another process's state: nothing to wait on but time
+        alive = [p for p in alive if _alive(p)]
+    return alive
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except (FileNotFoundError, ProcessLookupError):
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+POOL_OWNER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from bot.bot_pool import BotPool
+
+    async def main():
+        async with BotPool(2, nice=0) as pool:
+            print(" ".join(map(str, pool.worker_pids())), flush=True)
+            await asyncio.sleep(600)
+
+    if __name__ == "__main__":
+        asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_workers_end_when_the_process_that_started_them_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "owner.py"
+    script.write_text(POOL_OWNER)
+    owner = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(script),
+        stdout=asyncio.subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": ROOT},
+    )
+    assert owner.stdout is not None
+    line = await asyncio.wait_for(owner.stdout.readline(), 120)
+    pids = [int(pid) for pid in line.split()]
+    assert len(pids) == 3  # two search workers and the quick one
+    assert all(_alive(pid) for pid in pids)
+    owner.send_signal(signal.SIGKILL)  # a crash: no clean-up runs
+    await owner.wait()
+    assert await _gone(pids) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.timeout(240)
+async def test_the_bot_process_leaves_no_worker_behind(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        env = process_env(fake, f"sqlite:///{tmp_path / 'tables.sqlite3'}")
+        env["BOT_WORKERS"] = "2"
+        for ending in (signal.SIGTERM, signal.SIGKILL):
+            with (tmp_path / "bot.log").open("ab") as log:
+                bot = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    "-m",
+                    "bot.cli",
+                    "run",
+                    env=env,
+                    cwd=tmp_path,
+                    stdout=log,
+                    stderr=log,
+                )
+            connected = len(fake.gateway.log) + 1
+            deadline = time.monotonic() + 120
+            # Connected to Discord, with its two search workers and the quick one (and
+            # multiprocessing's resource tracker).
+            while len(fake.gateway.log) < connected or len(children(bot.pid)) < 4:
+                assert bot.returncode is None, (tmp_path / "bot.log").read_text()
+                assert time.monotonic() < deadline, (tmp_path / "bot.log").read_text()
+                await asyncio.sleep(0.1)
+            workers = children(bot.pid)
+            bot.send_signal(ending)
+            status = await asyncio.wait_for(bot.wait(), 60)
+            if ending == signal.SIGTERM:
+                assert status == 0, (tmp_path / "bot.log").read_text()
+            assert await _gone(workers) == [], f"orphans after {ending.name}"
+    output = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in output, output
+
+
+def test_the_bot_workers_are_set_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("BOT_WORKERS", "BOT_TIME_BUDGET", "BOT_WORKER_NICE"):
+        monkeypatch.delenv(name, raising=False)
+    default = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (default.bot_workers, default.bot_time_budget, default.bot_worker_nice) == (None, 1, 10)
+    assert BotPool(default.bot_workers).workers == machine_cores()
+    monkeypatch.setenv("BOT_WORKERS", "3")
+    monkeypatch.setenv("BOT_TIME_BUDGET", "0.5")
+    chosen = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (chosen.bot_workers, chosen.bot_time_budget) == (3, 0.5)
+    monkeypatch.setenv("BOT_WORKERS", "0")
+    with pytest.raises(ValidationError, match="BOT_WORKERS"):
+        Settings(_env_file=None)  # type: ignore[call-arg]
