@@ -67,6 +67,10 @@ def test_german_dog_messages_say_poeppel_where_tock_says_figur() -> None:
         label = t("move.walk", "de", way="17 → 29")
     assert dog == "Der Pöppel von Blau wird geschlagen und muss zurück ins Starthaus."
     assert label == "dein Pöppel 17 → 29"
+    with game_terms("dog"):
+        place = t("where.its.past_start", "de", count=3)
+    assert place == "3 Felder nach seinem Start"  # der Pöppel: seinem, die Figur: ihrem
+    assert t("where.its.past_start", "de", count=3) == "3 Felder nach ihrem Start"
     with game_terms("tock"):
         tock = t("event.capture", "de", colour="Blau")
     assert tock == "Die Figur von Blau wird geschlagen und muss zurück in den Startbereich."
@@ -101,6 +105,7 @@ def test_generated_german_uses_each_games_words(generated: dict[str, Collected])
     assert "Pöppel" not in tock
     assert "Pöppel" in dog
     assert "Figur" not in dog
+    assert "ihrem Start" not in dog
     assert "Gefolgsm" in carcassonne
     for text in (tock, dog, carcassonne):
         for word in GERMAN_REJECTED:
