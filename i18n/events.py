@@ -100,15 +100,20 @@ def walk_words(
     )
 
 
-def feature_words(kind: str, sides: Sequence[str]) -> Message:
+def feature_words(kind: str, sides: Sequence[str], *, onto: bool = False) -> Message:
     """A Carcassonne feature as a player sees it on the tile: ``the city to the north``,
-    ``the field to the south and west``, ``the monastery``."""
+    ``the field to the south and west``, ``the monastery``.
+
+    ``onto``: the place a figure is put, with the preposition each feature takes (*in the
+    city*, *on the road*; German *in die Stadt*, *auf die Wiese*, *ins Kloster*).
+    """
     base = kind.rstrip("0123456789")
+    prefix = "feature.onto" if onto else "feature"
     if base == "monastery":
-        return msg("feature.monastery")
+        return msg(f"{prefix}.monastery")
     if not sides:
-        return msg(f"feature.{base}.middle")
-    return msg(f"feature.{base}.sides", sides=[msg(f"side.{side}") for side in sides])
+        return msg(f"{prefix}.{base}.middle")
+    return msg(f"{prefix}.{base}.sides", sides=[msg(f"side.{side}") for side in sides])
 
 
 def event_message(
@@ -396,7 +401,7 @@ def _farm(f: _Facts) -> Message:
 
 
 def _figure(f: _Facts) -> Message:
-    where = feature_words(str(f.data["segment"]), list(f.data.get("sides") or ()))
+    where = feature_words(str(f.data["segment"]), list(f.data.get("sides") or ()), onto=True)
     return msg(
         "event.figure",
         name=f.name(f.seat),

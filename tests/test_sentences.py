@@ -40,7 +40,7 @@ def test_the_lint_finds_what_issue_18_found(locale: str, kind: str, text: str) -
 
 def test_the_lint_passes_sentences_a_person_would_write() -> None:
     assert problems("anna: Red plays a King. Red brings a pawn out.", "en", names=["anna"]) == []
-    assert problems("Bo puts a follower on the city to the north.", "en") == []
+    assert problems("Bo puts a follower in the city to the north.", "en") == []
     assert problems("1 tile left", "en", "label") == []
     assert problems("Anna legt eine Karte mit einer Stadt.", "de", names=["Anna"]) == []
     assert problems("Anna alattvalót tesz ide: az északi város.", "hu", names=["Anna"]) == []

@@ -120,10 +120,18 @@ def test_carcassonne_events_use_the_players_names_and_words_for_the_tile() -> No
         "data": {"kind": "follower", "segment": "city0", "x": 0, "y": 0, "sides": ["N"]},
     }
     assert event_text(figure, "en", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Ann puts a follower on the city to the north."
+        "Ann puts a follower in the city to the north."
     )
     assert event_text(figure, "hu", game="carcassonne", names=["Ann", "Bo"]) == (
         "Ann alattvalót tesz ide: az északi város."
+    )
+    # German puts a figure *in* a city and a monastery, *auf* a road or a field (accusative).
+    assert event_text(figure, "de", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Ann setzt einen Gefolgsmann in die Stadt im Norden."
+    )
+    monk = {"kind": "figure", "seat": 1, "data": {"kind": "follower", "segment": "monastery"}}
+    assert event_text(monk, "de", game="carcassonne", names=["Ann", "Bo"]) == (
+        "Bo setzt einen Gefolgsmann ins Kloster."
     )
 
 
