@@ -165,7 +165,9 @@ def tile_label(move: str, events: Sequence[Mapping[str, Any]] = ()) -> Message:
         if event.get("kind") == "figure":
             sides = list((event.get("data") or {}).get("sides") or ())
     return msg(
-        "tile.figure_label", figure=msg(f"figure.{kind}"), feature=feature_words(segment, sides)
+        "tile.figure_label",
+        figure=msg(f"figure.{kind}"),
+        feature=feature_words(segment, sides, onto=True),
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.cli import main
@@ -40,6 +42,10 @@ def test_run_without_token_explains_and_fails(
     assert "DISCORD_TOKEN" in capsys.readouterr().err
 
 
+#: The root of this checkout (the subprocess must run this code).
+CHECKOUT = str(Path(__file__).resolve().parents[3])
+
+
 async def test_sync_commands_registers_globally(tmp_path) -> None:
     import asyncio
     import os
@@ -53,6 +59,8 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
             "DISCORD_TOKEN": fake.token,
             "DISCORD_API_BASE": fake.api_base,
             "DATABASE_URL": f"sqlite:///{tmp_path / 'sync.sqlite3'}",
+            # This checkout's code, not whichever one the virtualenv was installed from.
+            "PYTHONPATH": CHECKOUT,
         }
         env.pop("DEV_GUILD_ID", None)
         process = await asyncio.create_subprocess_exec(
@@ -68,8 +76,10 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
         stdout, _stderr = await asyncio.wait_for(process.communicate(), 30)
         assert process.returncode == 0
         names = {c["name"] for c in fake.global_commands}
-    assert names == {"tock", "dog", "carcassonne", "table", "rules", "move"}
-    assert b"Synced 6 commands" in stdout
+    expected = {"tock", "dog", "carcassonne", "table", "rules", "move"}
+    expected |= {"stats", "leaderboard", "history"}
+    assert names == expected
+    assert f"Synced {len(expected)} commands".encode() in stdout
 
 
 def test_bad_shard_ids_are_refused_before_connecting(
