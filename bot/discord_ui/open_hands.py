@@ -69,6 +69,10 @@ class OpenHands:
         """Stop editing this hand (expired, dismissed, or the game is over)."""
         self._hands.pop((table_id, user_id), None)
 
+    def busy(self) -> bool:
+        """Whether an edit of some hand is under way (a refresh holds its hand's lock)."""
+        return any(lock.locked() for lock in self._locks.values())
+
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         """The lock that orders the edits of one hand."""
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())

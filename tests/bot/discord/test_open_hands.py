@@ -55,6 +55,9 @@ async def test_after_fifteen_minutes_the_boards_button_opens_a_fresh_hand(world:
     mine, theirs = stats.hands[user.id], stats.hands[other.id]
     version = (await world.desk.service.private_info(table_id, user.id)).table.version
     await world.wait(lambda: current(mine, version), "the bot is done with the last move")
+    # No edit of either hand may be under way when the clock jumps: a real edit takes a moment,
+    # never sixteen minutes.
+    await world.wait(lambda: not world.desk.hands.busy(), "no hand is being edited")
     # Sixteen minutes pass. A click on a hand still works (it brings a fresh token) ...
     world.fake.clock.advance(16 * 60)
     world.clock.advance(16 * 60)
