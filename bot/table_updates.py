@@ -17,6 +17,9 @@ from i18n.events import card_word, event_message
 from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
 
+#: Carcassonne events said on a line of their own: a feature's score, the end of the game.
+_OWN_LINE = frozenset({"score", "game_over"})
+
 
 class UpdatesMixin(TableCore):
     """Building :class:`~bot.effects.Effects` and keeping secrets out of public ones."""
@@ -48,6 +51,32 @@ class UpdatesMixin(TableCore):
         board = (view or {}).get("board")
         said = (event_message(e, game=record.game, names=names, board=board) for e in events)
         return [m for m in said if m is not None]
+
+    def _carcassonne_lines(
+        self,
+        record: TableRecord,
+        view: Mapping[str, Any] | None,
+        events: Sequence[Mapping[str, Any]],
+    ) -> Said:
+        """A Carcassonne action in words: what the player did in one line (its sentences name
+        the player already), then each scored feature and the end of the game on a line of
+        its own, so that a final scoring reads as one line per feature."""
+        lines: list[Said] = []
+        sentences: list[Message] = []
+        for event in events:
+            (said,) = self._event_messages(record, view, [event]) or (None,)
+            if said is None:
+                continue
+            if event.get("kind") in _OWN_LINE:
+                if sentences:
+                    lines.append(joined(sentences))
+                    sentences = []
+                lines.append(said)
+            else:
+                sentences.append(said)
+        if sentences:
+            lines.append(joined(sentences))
+        return joined(lines, "\n")
 
     def _is_secret(self, live: LiveTable, to_act: frozenset[int]) -> bool:
         """Whether a decision taken now must stay secret: during an exchange phase, or
@@ -87,7 +116,7 @@ class UpdatesMixin(TableCore):
         elif not details:
             message = msg("table.moved", name=name)
         elif record.game == "carcassonne":
-            message = joined(details)  # its sentences name the player already
+            message = self._carcassonne_lines(record, view, events)
         else:
             message = msg("table.details", name=name, details=joined(details))
         finished = record.phase == Phase.FINISHED

@@ -235,3 +235,15 @@ async def test_a_cold_load_starts_from_a_snapshot(storage: Storage) -> None:
     fresh = TableService(storage, choose_bot_move=random_chooser, snapshot_every=40)
     assert await fresh.public_view(table_id) == await svc.public_view(table_id)
     assert await fresh.private_info(table_id, 1) == await svc.private_info(table_id, 1)
+
+
+async def test_carcassonne_final_scoring_reads_one_line_per_feature(service: TableService) -> None:
+    _table_id, results, _ = await play_whole_game(service, "carcassonne", 2, {}, 2, 11)
+    final = results[-1].public[-1]
+    scored = [e for e in final.events if e["kind"] == "score"]
+    assert len(scored) > 1, "the final scoring scores several features"
+    for locale in ("en", "de", "hu"):
+        lines = final.message.text(locale).splitlines()
+        # What the player did, each scored feature, then the final standing: a line each.
+        assert len(lines) == 1 + len(scored) + 1, lines
+        assert all(line.rstrip().endswith(".") for line in lines), lines
