@@ -109,14 +109,17 @@ def run_pair(
     iterations: int | None,
     progress: bool = False,
     label: str = "",
+    offset: int = 0,
 ) -> Tally:
     """``games`` games of ``first`` against ``second``, swapping seats every game.
 
     With ``progress``, prints the running tally after every game (long runs on a loaded
-    machine can then be read, or stopped, half-way).
+    machine can then be read, or stopped, half-way). ``offset`` starts at game ``offset``
+    of the series (seed ``1000 + offset``), so that runs of games 0..59 and 60..99 together
+    are the 100-game series.
     """
     tally = Tally()
-    for i in range(games):
+    for i in range(offset, offset + games):
         mine = {0, 2} if players == 4 else {0}
         if i % 2:
             mine = {1, 3} if players == 4 else {1}
@@ -185,6 +188,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None, help="cap on hard worlds")
     parser.add_argument("--timing", type=int, default=8, help="hard moves timed at 1 s")
     parser.add_argument("--progress", action="store_true", help="print after every game")
+    parser.add_argument("--offset", type=int, default=0, help="first game of the series")
     parser.add_argument("--only", choices=[g[0] for g in GAMES], default=None)
     parser.add_argument(
         "--pairs",
@@ -218,6 +222,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.iterations,
                 args.progress,
                 label,
+                args.offset,
             )
             low, high = wilson(tally.wins, tally.games)
             rate = tally.wins / tally.games
