@@ -523,8 +523,11 @@ async def _loop(
             return _saved(console, table, locale, db)
         if answer.lower() in ("q", "quit", "exit"):
             return _saved(console, table, locale, db)
-        if answer.lower() == "log":
-            await _print_history(console, service, table_id, seat.user_id, locale)
+        if answer.lower().split() in (["log"], ["log", "notation"]):
+            notation = answer.lower().split()[-1] == "notation"
+            await _print_history(
+                console, service, table_id, seat.user_id, locale, notation=notation
+            )
             continue
         move = normalise_move(table.game, answer, info.legal_moves)
         if answer.isdigit():
@@ -543,14 +546,22 @@ async def _loop(
 
 
 async def _print_history(
-    console: Console, service: Any, table_id: int, user_id: int, locale: str
+    console: Console,
+    service: Any,
+    table_id: int,
+    user_id: int,
+    locale: str,
+    *,
+    notation: bool = False,
 ) -> None:
-    """The table's moves as this seat may see them (the service keeps others' picks secret)."""
-    table, history = await service.history(table_id, user_id)
+    """The table's moves as this seat may see them (the service keeps others' picks secret),
+    in words, or in notation when asked (``log notation``)."""
+    table, history = await service.history(table_id, user_id, words=not notation)
     console.print(t("desk.log_title", locale, table=table.id), markup=False)
     for entry in history:
         who = _seat_label(table, entry.seat, locale) if entry.seat is not None else ""
-        console.print(history_line(entry, who, locale), markup=False)
+        line = history_line(entry, who, locale, game=table.game, notation=notation)
+        console.print(line, markup=False)
     if not history:
         console.print(t("desk.log_empty", locale), markup=False)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table_core import apply_entry
-from bot.table_history import reader_history
+from bot.table_history import EventFacts, public_events, reader_history
 from bot.table_model import LogEntry, LogKind, TableRecord
 
 
@@ -50,3 +50,35 @@ def public_steps(
             yield PublicStep(entry.index, entry.kind, entry.seat, seen.move, view)
 
     return first, steps()
+
+
+def entry_events(
+    module: Any,
+    record: TableRecord,
+    entries: Sequence[LogEntry],
+    start: int,
+    snapshot: tuple[int, Any] | None = None,
+) -> dict[int, tuple[EventFacts, ...]]:
+    """The public events of each entry from position ``start`` on (by position in
+    ``entries``): what the thread was told when the entry was made.
+
+    The log is replayed from the seed, or from ``snapshot`` (``(log_length, position)``, as
+    storage keeps it) when it lies before ``start``. An entry that changed nothing (a seat
+    handed to a bot) told nothing: the state it leaves still holds the previous events.
+    """
+    state = None
+    begin = 0
+    from_position = getattr(module, "from_position", None)
+    if snapshot is not None and from_position is not None and snapshot[0] <= start:
+        begin, position = snapshot
+        state = from_position(position)
+    if state is None:
+        begin = 0
+        state = module.new_game(record.players, record.options, record.seed)
+    told: dict[int, tuple[EventFacts, ...]] = {}
+    for position in range(begin, len(entries)):
+        after = apply_entry(module, state, entries[position])
+        if position >= start:
+            told[position] = () if after is state else public_events(after)
+        state = after
+    return told

@@ -19,13 +19,18 @@ An exchange is over when a public move follows its picks, or, for the newest one
 game is no longer in its exchange phase. Automatic actions (timeouts, left seats) may pick in
 an exchange, so they do not end one; should every action between two exchanges be automatic,
 the two are read as one, which can only hide more, never reveal more.
+
+What an entry did is told by its *public* events (:func:`public_events`), the facts the thread
+was told when it happened: an exchange pick's own event (``pick_made``, with the card) is
+private, so a pick's entry carries only that a card was chosen, whoever reads it.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from bot.table_model import LogEntry, LogKind
 
@@ -36,6 +41,20 @@ _PICK_PREFIXES: Mapping[str, tuple[str, ...]] = {"tock": ("G:",), "dog": ("G:",)
 def is_secret_move(game: str, text: str) -> bool:
     """Whether a move text of ``game`` is an exchange pick, which the public never reads."""
     return text.startswith(_PICK_PREFIXES.get(game, ()))
+
+
+#: An engine event as JSON (``Event.to_json()``: ``kind``, ``seat``, ``data``).
+EventFacts = Mapping[str, Any]
+
+
+def public_events(state: Any) -> tuple[EventFacts, ...]:
+    """The events of the action that made ``state`` that everyone may read, as JSON.
+
+    An event the engine marks private (a pick's card, the card a partner received) is left
+    out: the thread, ``/table log`` and records all tell only these.
+    """
+    events = getattr(state, "events", ()) or ()
+    return tuple(e.to_json() for e in events if getattr(e, "public", True))
 
 
 class HistoryKind(enum.StrEnum):
@@ -56,6 +75,11 @@ class HistoryEntry:
     entry (``None`` for every other kind). For a ``pick``: ``card`` is the picked card when
     the reader may know it, else ``None``; ``changed`` says it replaced the seat's earlier
     pick in the same exchange; ``received`` says the reader is the partner it was passed to.
+
+    For the entry in words: ``events`` are its public events (:func:`public_events`, empty
+    when they were not asked for or the entry changed nothing); ``board`` is a race board's
+    size (``ring``, ``per_seat``) to say places from a pawn's start; ``names`` says how the
+    events name seats (``None``: by colour). See :func:`i18n.history.history_line`.
     """
 
     number: int
@@ -65,6 +89,9 @@ class HistoryEntry:
     card: str | None = None
     changed: bool = False
     received: bool = False
+    events: tuple[EventFacts, ...] = ()
+    board: Mapping[str, Any] | None = None
+    names: Mapping[int, Any] | None = None
 
 
 def partners_of(teams: Iterable[Sequence[int]] | None) -> dict[int, int]:
@@ -84,12 +111,19 @@ def reader_history(
     *,
     partners: Mapping[int, int],
     exchange_open: bool,
+    told: Mapping[int, Sequence[EventFacts]] | None = None,
+    board: Mapping[str, Any] | None = None,
+    names: Mapping[int, Any] | None = None,
 ) -> list[HistoryEntry]:
     """The history of a table as ``reader`` (a seat, or ``None`` for anyone else) may see it.
 
     ``partners`` maps each seat to its partner (:func:`partners_of` of the engine's teams);
     ``exchange_open`` says the game is in an exchange phase now, so its newest picks have not
     reached anybody yet. See the module docstring for who may know a pick.
+
+    ``told`` maps a position in ``entries`` to the entry's events; only the public ones are
+    kept, so a caller cannot hand a private one through. ``board`` and ``names`` are given to
+    every entry (see :class:`HistoryEntry`).
     """
     # Which picks reached a partner: each seat's last pick in an exchange that is over.
     delivered: set[int] = set()
@@ -107,9 +141,21 @@ def reader_history(
             open_picks = {}
     if not exchange_open:
         delivered.update(open_picks.values())
-    return [
+    history = [
         _entry_for(game, entry, position, reader, partners, delivered, changed)
         for position, entry in enumerate(entries)
+    ]
+    if told is None and board is None and names is None:
+        return history
+    told = told or {}
+    return [
+        replace(
+            entry,
+            events=tuple(e for e in told.get(position, ()) if e.get("public", True)),
+            board=board,
+            names=names,
+        )
+        for position, entry in enumerate(history)
     ]
 
 

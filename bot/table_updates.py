@@ -11,14 +11,11 @@ from typing import Any
 
 from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import LiveTable, TableCore
-from bot.table_history import is_secret_move
+from bot.table_history import is_secret_move, public_events
 from bot.table_model import LogKind, Phase, TableRecord
-from i18n.events import card_word, event_message
+from i18n.events import action_message, card_word, event_lines, event_messages
 from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
-
-#: Carcassonne events said on a line of their own: a feature's score, the end of the game.
-_OWN_LINE = frozenset({"score", "game_over"})
 
 
 class UpdatesMixin(TableCore):
@@ -29,8 +26,7 @@ class UpdatesMixin(TableCore):
 
     @staticmethod
     def _public_events(state: Any) -> tuple[Mapping[str, Any], ...]:
-        events = getattr(state, "events", ()) or ()
-        return tuple(e.to_json() for e in events if getattr(e, "public", True))
+        return public_events(state)
 
     @staticmethod
     def _event_names(record: TableRecord) -> dict[int, Any] | None:
@@ -49,34 +45,7 @@ class UpdatesMixin(TableCore):
         """The sentences of ``events`` (those said at all), as messages."""
         names = self._event_names(record)
         board = (view or {}).get("board")
-        said = (event_message(e, game=record.game, names=names, board=board) for e in events)
-        return [m for m in said if m is not None]
-
-    def _carcassonne_lines(
-        self,
-        record: TableRecord,
-        view: Mapping[str, Any] | None,
-        events: Sequence[Mapping[str, Any]],
-    ) -> Said:
-        """A Carcassonne action in words: what the player did in one line (its sentences name
-        the player already), then each scored feature and the end of the game on a line of
-        its own, so that a final scoring reads as one line per feature."""
-        lines: list[Said] = []
-        sentences: list[Message] = []
-        for event in events:
-            (said,) = self._event_messages(record, view, [event]) or (None,)
-            if said is None:
-                continue
-            if event.get("kind") in _OWN_LINE:
-                if sentences:
-                    lines.append(joined(sentences))
-                    sentences = []
-                lines.append(said)
-            else:
-                sentences.append(said)
-        if sentences:
-            lines.append(joined(sentences))
-        return joined(lines, "\n")
+        return event_messages(events, game=record.game, names=names, board=board)
 
     def _is_secret(self, live: LiveTable, to_act: frozenset[int]) -> bool:
         """Whether a decision taken now must stay secret: during an exchange phase, or
@@ -111,14 +80,13 @@ class UpdatesMixin(TableCore):
             head = msg("table.auto_left" if left else "table.auto", name=name)
         elif secret:
             head = msg("table.changed_pick" if changed else "table.picked", name=name)
-        if head is not None:
-            message: Said = joined([head, *details])
-        elif not details:
-            message = msg("table.moved", name=name)
-        elif record.game == "carcassonne":
-            message = self._carcassonne_lines(record, view, events)
+        if record.game == "carcassonne" and head is None and details:
+            # Its sentences name the player; each scored feature gets a line of its own.
+            names, board = self._event_names(record), view.get("board")
+            lines = event_lines(events, game=record.game, names=names, board=board)
+            message: Said = joined(lines, "\n")
         else:
-            message = msg("table.details", name=name, details=joined(details))
+            message = action_message(record.game, name, details, head)
         finished = record.phase == Phase.FINISHED
         effects.public.append(
             PublicUpdate(

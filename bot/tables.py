@@ -43,10 +43,11 @@ from bot.bot_turns import BotTurnsMixin
 from bot.bots import BotChooser, engine_chooser
 from bot.clock import Clock, SystemClock
 from bot.effects import Effects, PrivateInfo, PrivateUpdate, PublicUpdate
+from bot.replay import entry_events
 from bot.storage.base import Storage
 from bot.table_core import GameLoader, Listener, LiveTable, _default_loader
 from bot.table_hints import HintsMixin, HintsOff, TableHint
-from bot.table_history import HistoryEntry, partners_of, reader_history
+from bot.table_history import EventFacts, HistoryEntry, partners_of, reader_history
 from bot.table_model import (
     ABSENT_POLICIES,
     BOT_LEVELS,
@@ -270,13 +271,22 @@ class TableService(
             )
 
     async def history(
-        self, table_id: int, user_id: int | None
+        self,
+        table_id: int,
+        user_id: int | None,
+        *,
+        last: int | None = None,
+        words: bool = True,
     ) -> tuple[TableRecord, list[HistoryEntry]]:
-        """The table and its whole history as ``user_id`` may see it (``None``: a spectator).
+        """The table and its history as ``user_id`` may see it (``None``: a spectator).
 
         What a reader may know of each entry is decided in :mod:`bot.table_history`: picks
         stay secret (C-10.5) during the game and after it. Front ends, records and replays
         read a table's log only through this.
+
+        ``last``: only the newest ``last`` entries (all when ``None``). ``words``: with each
+        returned entry's public events, the facts its sentences are made of; they come from
+        replaying the log, so a reader who wants notation only should say so.
         """
         async with self._lock(table_id):
             live = await self._load(table_id)
@@ -286,14 +296,36 @@ class TableService(
             reader = None if seat is None else seat.index
             partners: dict[int, int] = {}
             exchange_open = False
+            board = None
             if live.state is not None:
                 view = live.public_view(self._game(live))
                 partners = partners_of(view.get("teams"))
                 exchange_open = view.get("phase") == "exchange"
-            history = reader_history(
-                record.game, entries, reader, partners=partners, exchange_open=exchange_open
-            )
-            return record, history
+                # A race board's size lets places be said from a pawn's start; it never
+                # changes in a game (Carcassonne's board is no help to its sentences).
+                board = view.get("board") if record.game != "carcassonne" else None
+            start = 0 if last is None else max(0, len(entries) - last)
+            replay = words and live.state is not None and start < len(entries)
+            snapshot = None
+            if replay and self.snapshot_every:
+                snapshot = await self.storage.load_snapshot(table_id)
+        told: dict[int, tuple[EventFacts, ...]] = {}
+        if replay:
+            # Replaying a long game takes up to a few hundred milliseconds: not on the event
+            # loop, and not holding the table (the entries, record and snapshot are ours).
+            module = self.load_game(record.game)
+            told = await asyncio.to_thread(entry_events, module, record, entries, start, snapshot)
+        history = reader_history(
+            record.game,
+            entries,
+            reader,
+            partners=partners,
+            exchange_open=exchange_open,
+            told=told,
+            board=board,
+            names=self._event_names(record),
+        )
+        return record, history[start:]
 
     async def teams(self, table_id: int) -> list[list[int]] | None:
         """The lobby positions of each team (``None`` for a game without teams)."""

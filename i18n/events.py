@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from i18n.catalog import game_terms, has_key
-from i18n.message import Message, msg
+from i18n.message import Message, Said, joined, msg
 
 #: How sentences name seats: a mapping or sequence of names (messages or text) per seat.
 Names = Mapping[int, Any] | Sequence[Any] | None
@@ -137,6 +137,68 @@ def event_message(
         return build(_Facts(event, game, names, board))
     except (KeyError, IndexError, TypeError, ValueError):
         return msg("event.unknown")
+
+
+def event_messages(
+    events: Sequence[Mapping[str, Any]],
+    *,
+    game: str,
+    names: Names = None,
+    board: Mapping[str, Any] | None = None,
+) -> list[Message]:
+    """The sentences of ``events`` that are said at all, in order (see :func:`event_message`)."""
+    said = (event_message(e, game=game, names=names, board=board) for e in events)
+    return [m for m in said if m is not None]
+
+
+#: Carcassonne events said on a line of their own: a feature's score, the end of the game.
+_OWN_LINE = frozenset({"score", "game_over"})
+
+
+def event_lines(
+    events: Sequence[Mapping[str, Any]],
+    *,
+    game: str,
+    names: Names = None,
+    board: Mapping[str, Any] | None = None,
+) -> list[Said]:
+    """The sentences of ``events`` as the lines of a thread message: what the player did on
+    one line, then each scored feature and the end of the game on a line of its own, so that
+    a final scoring reads as one line per feature."""
+    lines: list[Said] = []
+    sentences: list[Message] = []
+    for event in events:
+        said = event_message(event, game=game, names=names, board=board)
+        if said is None:
+            continue
+        if event.get("kind") in _OWN_LINE:
+            if sentences:
+                lines.append(joined(sentences))
+                sentences = []
+            lines.append(said)
+        else:
+            sentences.append(said)
+    if sentences:
+        lines.append(joined(sentences))
+    return lines
+
+
+def action_message(
+    game: str, name: Any, details: Sequence[Message], head: Message | None = None
+) -> Said:
+    """How one action at a table is told: ``head`` (who picked, the rules acting for a seat)
+    and then what happened (``details``, the events' sentences); a plain move as
+    ``name: details``, except in Carcassonne, whose sentences name the player already.
+
+    The thread says each action so when it is made, and ``/table log`` says it again so.
+    """
+    if head is not None:
+        return joined([head, *details])
+    if not details:
+        return msg("table.moved", name=name)
+    if game == "carcassonne":
+        return joined(details)
+    return msg("table.details", name=name, details=joined(details))
 
 
 def event_text(

@@ -205,7 +205,6 @@ for _name, _description in (
     ("abandon", "End the table for everyone (host or Manage Threads)"),
     ("status", "Show the seats and whose turn it is"),
     ("board", "Post the current board again"),
-    ("log", "The moves played so far"),
     ("hint", "Ask the bot what to play (tables with hints only)"),
 ):
     table.add_command(_table_command(_name, _description))
@@ -221,6 +220,16 @@ async def table_join(
 ) -> None:
     """Take a seat, in ``team`` if given."""
     await _desk(interaction).table_command(interaction, "join", table, team=team)
+
+
+@table.command(name="log", description="The moves played so far")
+@app_commands.describe(table=_TABLE_HELP, notation="show the moves in notation instead of words")
+@app_commands.autocomplete(table=table_autocomplete)
+async def table_log(
+    interaction: Interaction, table: int | None = None, notation: bool = False
+) -> None:
+    """The newest moves in words, or in notation when asked."""
+    await _desk(interaction).table_command(interaction, "log", table, notation=notation)
 
 
 @table.command(name="kick", description="Remove a player from your table (host only)")

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +32,7 @@ from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
 from bot.effects import Effects
+from bot.table_history import HistoryEntry
 from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
 from i18n import t
 from i18n.catalog import use_game_terms
@@ -48,13 +49,46 @@ PUBLIC_ACTIONS = frozenset(
 )
 #: Lobby controls carry no meaningful version.
 LOBBY_ACTIONS = frozenset({"join", "leave", "bot", "botlvl", "start"})
-#: How many of the newest log entries ``/table log`` shows (a message holds 2000 characters).
+#: How many of the newest log entries ``/table log`` shows at most (fewer when their lines
+#: would not fit one message of ``MESSAGE_LIMIT`` characters).
 LOG_LINES = 40
+#: The most characters Discord accepts in one message.
+MESSAGE_LIMIT = 2000
 #: ``/table board`` posts a table's board at most once in this many seconds; inside the
 #: window it answers with a link to the board (anyone may run it, and each post is an image).
 REPOST_WINDOW = 30.0
 #: Seconds between two looks for boards that could not be posted.
 RETRY_INTERVAL = 15.0
+
+
+def log_text(
+    table: TableRecord,
+    history: Sequence[HistoryEntry],
+    locale: str = "en",
+    *,
+    notation: bool = False,
+    limit: int = MESSAGE_LIMIT,
+) -> str:
+    """``/table log``'s answer: the newest entries of ``history`` that fit ``limit``
+    characters, in words (or in notation when asked), saying how many older ones are left
+    out. ``history`` is the reader's, as the service gave it (picks kept secret)."""
+    title = t("desk.log_title", locale, table=table.id)
+    if not history:
+        return f"{title}\n{t('desk.log_empty', locale)}"
+    lines = [
+        history_line(
+            entry, seat_name(table, entry.seat, locale), locale, game=table.game, notation=notation
+        )
+        for entry in history
+    ]
+    older = history[0].number - 1  # the entries before the ones the service returned
+    for start in range(len(lines)):
+        left_out = older + start
+        note = [t("desk.log_older", locale, count=left_out)] if left_out else []
+        text = "\n".join([title, *note, *lines[start:]])
+        if len(text) <= limit:
+            return text
+    return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -375,8 +409,10 @@ class FrontDesk:
         *,
         member: discord.Member | None = None,
         team: int | None = None,
+        notation: bool = False,
     ) -> None:
-        """``/table <action>``: every answer is private; public changes go to lobby/thread."""
+        """``/table <action>``: every answer is private; public changes go to lobby/thread.
+        ``notation``: ``/table log`` in notation instead of words."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         user = interaction.user
         locale = locale_of(interaction)
@@ -409,7 +445,8 @@ class FrontDesk:
                 await self._repost_board(interaction, tid, locale)
                 return
             elif action == "log":
-                await reply_private(interaction, await self._log_text(tid, user.id, locale))
+                text = await self._log_text(tid, user.id, locale, notation=notation)
+                await reply_private(interaction, text)
                 return
             elif action == "hint":
                 await reply_private(interaction, await hint_text(self, tid, user.id, locale))
@@ -433,15 +470,15 @@ class FrontDesk:
         table = await self.service.get(table_id)
         return lobby_text(table, locale)
 
-    async def _log_text(self, table_id: int, user_id: int, locale: str = "en") -> str:
-        """The newest moves as ``user_id`` may see them (the service keeps picks secret)."""
-        table, history = await self.service.history(table_id, user_id)
-        lines = [t("desk.log_title", locale, table=table.id)]
-        for entry in history[-LOG_LINES:]:
-            lines.append(history_line(entry, seat_name(table, entry.seat, locale), locale))
-        if len(lines) == 1:
-            lines.append(t("desk.log_empty", locale))
-        return "\n".join(lines)[:2000]
+    async def _log_text(
+        self, table_id: int, user_id: int, locale: str = "en", *, notation: bool = False
+    ) -> str:
+        """The newest moves as ``user_id`` may see them (the service keeps picks secret), in
+        words, or in notation when asked."""
+        table, history = await self.service.history(
+            table_id, user_id, last=LOG_LINES, words=not notation
+        )
+        return log_text(table, history, locale, notation=notation)
 
     async def _repost_board(
         self, interaction: discord.Interaction, table_id: int, locale: str = "en"

@@ -89,6 +89,47 @@ def test_a_person_plays_by_number_against_a_bot(tmp_path: Path) -> None:
     assert _phase(db, 1) == "finished"
 
 
+def _log_answers(out: str) -> list[list[str]]:
+    """The numbered lines of each ``log`` answer in ``out`` (each ends at an empty line)."""
+    answers = []
+    for part in out.split("Moves of table #1:")[1:]:
+        lines = part.split("\n\n", 1)[0].strip().splitlines()
+        answers.append([line for line in lines if re.match(r"\d+\. ", line)])
+    return answers
+
+
+def test_log_says_the_moves_in_words_and_log_notation_in_notation(tmp_path: Path) -> None:
+    result = _play(
+        [
+            "tock",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--bot-time",
+            "0.01",
+            "--bot-level",
+            "easy",
+            "--db",
+            str(tmp_path / "play.sqlite3"),
+            "--no-images",
+        ],
+        stdin="1\n1\n1\nlog\nlog notation\nq\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "log or log notation" in result.stdout  # the prompt offers both
+    words, notation = _log_answers(result.stdout)
+    assert len(words) == len(notation) >= 6  # three moves of the person, the bot's between
+    for said, written in zip(words, notation, strict=True):
+        number, _, who_and_move = written.partition(" ")
+        assert said.startswith(number)
+        move = who_and_move.rpartition(": ")[2]
+        assert re.fullmatch(r"\S+:\S+", move), written  # a card and where: notation
+        assert move not in said, said
+        assert said.endswith("."), said
+    assert any("plays a King" in line for line in words), words
+
+
 def test_hot_seat_hides_hands_until_enter_and_resume_continues(tmp_path: Path) -> None:
     db = tmp_path / "play.sqlite3"
     first = _play(

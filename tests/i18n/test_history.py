@@ -6,6 +6,7 @@ import pytest
 
 from bot.table_history import HistoryEntry, HistoryKind
 from i18n import LOCALES
+from i18n.events import event_text
 from i18n.history import history_line
 
 
@@ -41,10 +42,37 @@ def test_a_known_pick_names_its_card_in_the_readers_words(
 
 def test_moves_and_the_rules_acting_for_a_seat() -> None:
     move = HistoryEntry(5, HistoryKind.MOVE, 2, move="K:E")
-    assert history_line(move, "cleo", "en") == "5. cleo: K:E"
+    assert history_line(move, "cleo", "en", notation=True) == "5. cleo: K:E"
+    assert history_line(move, "cleo", "en") == "5. cleo made a move."  # no events: no notation
     assert history_line(HistoryEntry(6, HistoryKind.AUTO, 2), "cleo", "de").startswith("6. ")
     for kind in (HistoryKind.AUTO, HistoryKind.LEAVE, HistoryKind.BOT):
         for locale in LOCALES:
             text = history_line(HistoryEntry(7, kind, 2), "cleo", locale)
             assert "cleo" in text
             assert "history." not in text  # a catalogue key, not a missing message
+
+
+PLAY_KING = (
+    {"kind": "play", "seat": 2, "data": {"card": "K", "move": "K:E"}, "public": True},
+    {"kind": "bring_out", "seat": 2, "data": {"colour": 2}, "public": True},
+)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_move_is_said_in_the_words_the_thread_was_told(locale: str) -> None:
+    move = HistoryEntry(5, HistoryKind.MOVE, 2, move="K:E", events=PLAY_KING)
+    told = " ".join(event_text(e, locale, game="tock") for e in PLAY_KING)
+    assert history_line(move, "cleo", locale, game="tock") == f"5. cleo: {told}"
+    assert "K:E" not in told
+    assert history_line(move, "cleo", locale, game="tock", notation=True) == "5. cleo: K:E"
+
+
+def test_the_rules_acting_for_a_seat_say_what_they_did_in_words_only() -> None:
+    discard = {"kind": "discard", "seat": 2, "data": {"card": "5", "auto": True}, "public": True}
+    auto = HistoryEntry(6, HistoryKind.AUTO, 2, events=(discard,))
+    words = history_line(auto, "cleo", "en", game="tock")
+    assert words.startswith("6. The rules acted for cleo. ")
+    assert "5" in words.removeprefix("6. ")
+    assert history_line(auto, "cleo", "en", game="tock", notation=True) == (
+        "6. The rules acted for cleo."
+    )

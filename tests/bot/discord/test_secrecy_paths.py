@@ -185,20 +185,22 @@ class Table:
 
 
 async def ask_everything(table: Table, users: list[ScriptedUser], *, everything: bool) -> None:
-    """Every reader asks ``/table log``; with ``everything`` also ``/table status``, the
+    """Every reader asks ``/table log`` (in words, and in notation); with ``everything`` also
+    ``/table status``, the
     autocompletes (``table``, and ``/move``'s list of the reader's own moves), and one of
     them ``/table board``. The answers are recorded as
     they arrive (the log's with the log of that moment, to check them line by line)."""
     world = table.world
     thread = world.thread_of(world.lobby(table.table_id))
     for user in users:
-        log = list(table.log)
-        answer = await user.slash(thread, "table log")
-        ids = {m.id for m in answer.visible_to(user)}
-        assert ids, "/table log answers"
-        for seen in table.seen:
-            if seen.item.message_id in ids:
-                seen.log = log
+        for view in ({}, {"notation": True}):  # in words, and in notation when asked
+            log = list(table.log)
+            answer = await user.slash(thread, "table log", **view)
+            ids = {m.id for m in answer.visible_to(user)}
+            assert ids, "/table log answers"
+            for seen in table.seen:
+                if seen.item.message_id in ids:
+                    seen.log = log
         if everything:
             await user.slash(thread, "table status")
             tables = await user.autocomplete(world.channel, "table join", "table", "")
@@ -291,8 +293,25 @@ def deliveries(table: Table, log: list[LogEntry]) -> tuple[dict[int, bool], dict
     return delivered, partners_of(table.module.view(table.states[-1], None).get("teams"))
 
 
+def told_cards(table: Table, entry: LogEntry) -> set[str]:
+    """The cards the public events of ``entry`` name, by the judge's replay: the thread was
+    told them when the entry was made (a played card, a discard), so its line may name them."""
+    cards: set[str] = set()
+    for event in table.states[entry.index + 1].events:
+        if getattr(event, "public", True):
+            move = str(event.data.get("move", ""))
+            cards |= {str(c) for c in (event.data.get("card"), *_move_cards(move)) if c}
+    return cards
+
+
+def _move_cards(move: str) -> tuple[str | None, str | None]:
+    return card_of_move(move), declared_of_move(move)
+
+
 def check_log_answer(table: Table, seen: Seen, setup: dict[str, Any]) -> int:
-    """``/table log`` line by line against the log and the engine's deliveries."""
+    """``/table log`` line by line against the log and the engine's deliveries, in words or
+    in notation: a line names only the cards its entry made public, and a pick's card only
+    to whom the rules give it."""
     log = seen.log
     assert log is not None
     delivered, partners = deliveries(table, log)
@@ -301,16 +320,16 @@ def check_log_answer(table: Table, seen: Seen, setup: dict[str, Any]) -> int:
         for text in seen.item.texts:
             for match in LOG_LINE.finditer(text):
                 entry = log[int(match[1]) - 1]
-                allowed: set[str] = set()
+                allowed: set[str] = told_cards(table, entry)
                 if entry.kind == LogKind.MOVE and is_secret_move(table.game, entry.text):
                     card = entry.text[2:]
                     mine = seat is not None and seat == entry.seat
                     passed = partners.get(entry.seat) == seat and delivered[entry.index]
                     if mine or (seat is not None and passed):
-                        allowed = {card}
+                        allowed.add(card)
                     setup["picks"] += 1
-                elif entry.kind == LogKind.MOVE and (card := card_of_move(entry.text)):
-                    allowed = {card}
+                elif entry.kind == LogKind.MOVE:
+                    allowed |= {c for c in _move_cards(entry.text) if c}
                 found = card_mentions(match[2]) | pick_mentions(match[2])
                 assert found <= allowed, (
                     f"reader {user} (seat {seat}) reads {found - allowed} in {match[0]!r}"
@@ -336,6 +355,9 @@ async def check_histories(table: Table) -> int:
                 assert mine or passed, (user, seat, entry)
                 assert entry.card == logged.text[2:]
             assert entry.move is None or not is_secret_move(table.game, entry.move)
+            # The facts its words are made of: public events only, never a pick's card.
+            assert all(e.get("public", True) for e in entry.events), (user, entry)
+            assert not {e["kind"] for e in entry.events} & {"pick_made", "exchange_received"}
             checked += 1
     return checked
 
@@ -634,7 +656,7 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
     position = 0
     keyboard: int | None = None  # the person whose decision is asked
     log_for: int | None = None  # the person whose log is being printed
-    asked: set[tuple[int, int]] = set()
+    asked: set[tuple[int, int, str]] = set()
 
     def follow() -> Any:
         """Replay what the service committed since the last look (the judge's truth)."""
@@ -685,10 +707,12 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
         )
         if exchange > EXCHANGES_AT_THE_KEYBOARD:
             return "q"  # enough: the game is saved, as a person stopping would leave it
-        if state.phase == "exchange" and (exchange, user) not in asked:
-            asked.add((exchange, user))
-            log_for = user
-            return "log"
+        if state.phase == "exchange":
+            for command in ("log", "log notation"):
+                if (exchange, user, command) not in asked:
+                    asked.add((exchange, user, command))
+                    log_for = user
+                    return command
         legal = [str(m) for m in table.module.legal_moves(state, seat)]
         best = max(move_score(m, state.cfg.ring) for m in legal)
         return rng.choice([m for m in legal if move_score(m, state.cfg.ring) == best])

@@ -25,6 +25,28 @@ async def test_status_board_and_log(world: World) -> None:
     assert world.newest_board(thread).id == world.boards(thread)[-1].id
 
 
+async def test_the_log_tells_the_moves_as_the_thread_did_and_notation_only_when_asked(
+    world: World,
+) -> None:
+    table_id, thread = await start_tock_against_a_bot(world, seed=5)
+    for _ in range(3):
+        await play_race_turn(world, table_id, world.alice, thread, random.Random(1), Stats())
+    told = [m.content.split("\n")[0] for m in world.boards(thread)]
+    words = private_text(await world.alice.slash(thread, "table log"), world.alice)
+    lines = words.splitlines()[1:]
+    assert len(lines) == 6  # alice's three moves and the bot's three
+    said = [line.partition(". ")[2] for line in lines]
+    # The same sentences, in the same order, as the thread got when the moves were made.
+    assert said == [text for text in told if text in said]
+    assert all(text in told for text in said)
+    entries = await world.desk.service.storage.load_log(table_id)
+    assert not any(e.text in words for e in entries), "no notation unless asked for"
+    asked = await world.alice.slash(thread, "table log", notation=True)
+    notation = private_text(asked, world.alice).splitlines()[1:]
+    names = {e.seat: "alice" if e.seat == 0 else "Bot 2" for e in entries}
+    assert notation == [f"{e.index + 1}. {names[e.seat]}: {e.text}" for e in entries]
+
+
 async def test_leave_and_kick_in_the_lobby(world: World) -> None:
     table_id, lobby = await open_table(world, "carcassonne", players=3)
     await world.bob.click(lobby, label="Join")
