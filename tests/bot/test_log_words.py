@@ -56,7 +56,9 @@ async def played(request: pytest.FixtureRequest) -> Any:
     )
     with game_terms(game):
         told = {
-            (locale, update.message.text(locale))
+            # The thread puts each scored feature on a line of its own; the log says it all
+            # on the entry's one line.
+            (locale, " ".join(update.message.text(locale).splitlines()))
             for effects in [started, *results]
             for update in effects.public
             for locale in LOCALES
