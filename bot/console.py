@@ -363,6 +363,11 @@ def terminal_locale(args: argparse.Namespace) -> str:
     return normalise_locale(os.environ.get("LANG", "").split(".", 1)[0] or None)
 
 
+#: The private updates the console says (a decision owed and a changed hand show in the
+#: prompt itself).
+PRIVATE_NEWS = frozenset({"received", "event"})
+
+
 def _show(
     console: Console, images: _Images, effects: Effects | None, quiet: bool, locale: str
 ) -> None:
@@ -489,6 +494,9 @@ async def _loop(
 ) -> int:
     """Ask each person for their decisions until the game ends."""
     last_person: int | None = None
+    # What each person was told privately (the card their partner passed, their own pick's
+    # events), said when that person has the keyboard: in a hot seat, never to another.
+    news: dict[int, list[str]] = {}
     while True:
         table = await service.get(table_id)
         if table.phase != Phase.PLAYING:
@@ -516,6 +524,8 @@ async def _loop(
             except EOFError:
                 return _saved(console, table, locale, db)
         last_person = seat.user_id
+        for said in news.pop(seat.user_id, []):
+            console.print(f"[cyan]{escape(said)}[/]")
         _prompt_table(console, table, info, locale, images)
         try:
             answer = ask(t("console.ask", locale) + " ").strip()
@@ -543,6 +553,9 @@ async def _loop(
             console.print(f"[red]{escape(error.text(locale))}[/]")
             continue
         _show(console, images, effects, quiet, locale)
+        for private in effects.private:
+            if private.kind in PRIVATE_NEWS:
+                news.setdefault(private.user_id, []).append(private.message.text(locale))
 
 
 async def _print_history(

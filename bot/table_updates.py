@@ -122,6 +122,16 @@ class UpdatesMixin(TableCore):
             old = live.last_private.get(seat.index)
             live.last_private[seat.index] = (hand, received)
             base = (record.id, seat.user_id, seat.index)
+            # The seat's own events (its pick) come first: they happened before the cards moved.
+            private = [
+                e.to_json()
+                for e in events
+                if not getattr(e, "public", True)
+                and e.seat == seat.index
+                and e.kind != "exchange_received"  # said below, once the rules let it be seen
+            ]
+            for message in self._event_messages(record, view, private):
+                effects.private.append(PrivateUpdate(*base, "event", message, record.version, view))
             if old is not None and received is not None and old[1] != received:
                 card = card_word(str(received), article=True)
                 effects.private.append(
@@ -133,15 +143,6 @@ class UpdatesMixin(TableCore):
                         view,
                     )
                 )
-            private = [
-                e.to_json()
-                for e in events
-                if not getattr(e, "public", True)
-                and e.seat == seat.index
-                and e.kind != "exchange_received"  # said above, once the rules let it be seen
-            ]
-            for message in self._event_messages(record, view, private):
-                effects.private.append(PrivateUpdate(*base, "event", message, record.version, view))
             if seat.index in to_act and (seat.index not in previous or seat.index == actor):
                 legal = tuple(self._legal_texts(live, seat.index))
                 effects.private.append(

@@ -130,6 +130,18 @@ def test_log_says_the_moves_in_words_and_log_notation_in_notation(tmp_path: Path
     assert any("plays a King" in line for line in words), words
 
 
+def test_the_card_the_partner_passed_is_said_after_the_own_pick(tmp_path: Path) -> None:
+    result = _play(
+        ["tock", "game_type=2v2", "--seed", "3", "--bot-level", "easy", "--db", ":memory:"]
+        + ["--no-images"],
+        stdin="5\nq\n",  # pass the King (the fifth card), then stop
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    own, passed = out.find("You chose a King to pass."), out.find("Your partner passed you a")
+    assert 0 <= own < passed, out  # both said, in the order they happened
+
+
 def test_hot_seat_hides_hands_until_enter_and_resume_continues(tmp_path: Path) -> None:
     db = tmp_path / "play.sqlite3"
     first = _play(
