@@ -132,8 +132,7 @@ def test_log_says_the_moves_in_words_and_log_notation_in_notation(tmp_path: Path
 
 def test_the_card_the_partner_passed_is_said_after_the_own_pick(tmp_path: Path) -> None:
     result = _play(
-        ["tock", "game_type=2v2", "--seed", "3", "--bot-level", "easy", "--db", ":memory:"]
-        + ["--no-images"],
+        ["tock", "game_type=2v2", "--seed", "3", "--db", str(tmp_path / "p.db"), "--no-images"],
         stdin="5\nq\n",  # pass the King (the fifth card), then stop
     )
     assert result.returncode == 0, result.stderr
