@@ -164,6 +164,9 @@ class Collected:
 
     texts: dict[tuple[str, str], set[str]] = field(default_factory=dict)
     names: set[str] = field(default_factory=set)
+    #: The renderer's caches were emptied for these texts: a cached layer (a board's fields
+    #: and letters, a card face) drawn before, by another test, is drawn again, its texts seen.
+    drawn_afresh: bool = False
 
     def add(self, locale: str, kind: str, text: str) -> None:
         if text:
@@ -311,10 +314,13 @@ async def play_and_collect(
     storage = await open_storage(":memory:")
     service = TableService(storage, choose_bot_move=random_chooser, snapshot_every=0)
     rng = random.Random(seed)
-    if draw:
+    if draw and not collected.drawn_afresh:
         import renderer
 
-        renderer.clear_caches()  # cached layers hold text too: draw everything afresh
+        # Cached layers hold text too. Once is enough: what is cached from now on was drawn,
+        # and read, for this collection.
+        renderer.clear_caches()
+        collected.drawn_afresh = True
     try:
         created = await service.create(
             1, 1, game, 100, PERSON, players=players, options=options, seed=seed
