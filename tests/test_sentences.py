@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sentence_lint import FAMILIES, Collected, play_and_collect, problems
+from i18n.catalog import LOCALES
+from tests.sentence_lint import (
+    FAMILIES,
+    Collected,
+    play_and_collect,
+    play_console_and_collect,
+    problems,
+)
 
 #: What players read before the sentences came from the catalogues (issue 18), each with
 #: the locale and kind of text it was: the lint must find something wrong with every one.
@@ -32,8 +39,24 @@ ISSUE_EXAMPLES = [
     ("en", "turn", "It's <@100>'s turn with tile **G** (3 tiles left in the pile)."),
 ]
 
+#: What the images and ``poeppel play`` showed before the lint read them: tile ids in the
+#: Carcassonne captions, a console line that ran on into the command to type.
+SCREEN_EXAMPLES = [
+    ("en", "caption", "Tile R03 to place"),
+    ("de", "caption", "Zu legen: Karte D"),
+    ("hu", "caption", "V lapka: szabályos forgatások (óramutató irányában)"),
+    ("en", "caption", "67 tiles left · discarded: D, V"),
+    ("en", "console", "Stopped; table 1 is saved. Continue it with: poeppel play --resume 1"),
+    ("en", "console", "1. Player 1 (seat 1, Red): K:E"),
+]
 
-@pytest.mark.parametrize(("locale", "kind", "text"), ISSUE_EXAMPLES)
+#: The lines ``log`` prints in ``poeppel play`` come from i18n/history.py, which another
+#: change is rewriting (the moves in notation: ``Player 1 (seat 1, Red): K:E``). They are
+#: collected, and left out of the verdict until that change lands.
+PENDING = ("log",)
+
+
+@pytest.mark.parametrize(("locale", "kind", "text"), ISSUE_EXAMPLES + SCREEN_EXAMPLES)
 def test_the_lint_finds_what_issue_18_found(locale: str, kind: str, text: str) -> None:
     assert problems(text, locale, kind, names=["anna"]), text
 
@@ -44,13 +67,36 @@ def test_the_lint_passes_sentences_a_person_would_write() -> None:
     assert problems("1 tile left", "en", "label") == []
     assert problems("Anna legt eine Karte mit einer Stadt.", "de", names=["Anna"]) == []
     assert problems("Anna alattvalót tesz ide: az északi város.", "hu", names=["Anna"]) == []
+    assert problems("Die Figur von Orange wird geschlagen.", "de") == []
+    assert problems("Mindenki mindenki ellen", "hu", "caption") == []
+    assert problems("Stopped; table 1 is saved. Continue it with:", "en", "console") == []
+    assert problems("Tile to place", "en", "caption") == []
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 async def test_a_few_games_of_each_family_read_well(family: str) -> None:
     collected = Collected()
-    await play_and_collect(family, 1, collected)  # to the end: scores, winners, the lobby
+    # To the end: scores, winners, the results, the lobby; the first board and the last. A
+    # game at six seats takes several seconds: it is played to the end in the slow test.
+    whole = FAMILIES[family][1] <= 4
+    await play_and_collect(family, 1, collected, None if whole else 15, draw=1000)
     for seed in range(2, 5):
-        await play_and_collect(family, seed, collected, person_turns=15)
+        # The images of every third decision of one opening (in one language each).
+        drawn = 3 if seed == 2 else 0
+        await play_and_collect(family, seed, collected, person_turns=15, draw=drawn)
     assert collected.texts, "the games were played"
+    assert all(collected.texts.get((locale, "caption")) for locale in LOCALES)
     assert collected.report() == []
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+async def test_what_poeppel_play_prints_reads_well(family: str) -> None:
+    collected = Collected()
+    for number, locale in enumerate(LOCALES):
+        await play_console_and_collect(family, 20 + number, locale, collected, person_turns=12)
+    # Two people at the keyboard, a table saved, stopped and continued.
+    await play_console_and_collect(family, 30, "de", collected, 8, people=2, saved=True)
+    assert all(collected.texts.get((locale, "console")) for locale in LOCALES)
+    assert collected.texts.get(("de", "prompt"))
+    report = collected.report(skip=PENDING)
+    assert report == [], "\n".join(report[:40])

@@ -690,7 +690,7 @@ def _header_paragraphs(
     current = view.get("current_tile")
     if current:
         label = "img.tile_just_placed" if view.get("phase") == "figure" else "img.tile_to_place"
-        title = t(label, locale, tile=current)
+        title = t(label, locale)
     else:
         title = t("img.game_over", locale) if view.get("finished") else ""
     info = (
@@ -700,7 +700,7 @@ def _header_paragraphs(
     )
     discarded = view.get("discarded") or []
     if discarded:
-        info.append(t("img.discarded", locale, tiles=", ".join(discarded[-6:])))
+        info.append(t("img.discarded", locale, count=len(discarded)))
     if view.get("extra_turn"):
         info.append(t("img.builder_turn", locale))
     paragraphs = [(title, big, INK)]

@@ -106,7 +106,7 @@ def draw_placements(
     if tile_id:
         draw.text(
             (12, y + 4),
-            fit_text(translate("img.rotations", locale, tile=tile_id), label, width - 24),
+            fit_text(translate("img.rotations", locale), label, width - 24),
             font=font(label),
             fill=INK,
         )
