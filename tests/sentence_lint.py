@@ -172,12 +172,10 @@ class Collected:
         if text:
             self.texts.setdefault((locale, kind), set()).add(text)
 
-    def report(self, skip: Iterable[str] = ()) -> list[str]:
-        """One line per text that has problems (texts of the kinds in ``skip`` aside)."""
+    def report(self) -> list[str]:
+        """One line per text that has problems."""
         lines = []
         for (locale, kind), texts in sorted(self.texts.items()):
-            if kind in skip:
-                continue
             for text in sorted(texts):
                 wrong = problems(text, locale, kind, self.names)
                 if wrong:
