@@ -151,14 +151,39 @@ def _with_effects(
     return msg("move.with_effects", move=label, effects=effects)
 
 
-def tile_label(move: str, events: Sequence[Mapping[str, Any]] = ()) -> Message:
-    """A Carcassonne decision in words: a placement (``x,y@rot``), a figure action or none."""
+_PLACEMENT = re.compile(r"(-?\d+),(-?\d+)@(\d+)")
+
+
+def cell_number(move: str, legal: Sequence[str]) -> int | None:
+    """The number the placement image gives the cell of ``move`` among the cells of the
+    ``legal`` placements (1, 2, … by y, then x, as CN-4.1 lists them), or None."""
+    cells = set()
+    for text in legal:
+        found = _PLACEMENT.fullmatch(text)
+        if found is not None:
+            cells.add((int(found[1]), int(found[2])))
+    placement = _PLACEMENT.fullmatch(move)
+    if placement is None:
+        return None
+    cell = (int(placement[1]), int(placement[2]))
+    order = sorted(cells, key=lambda c: (c[1], c[0]))
+    return order.index(cell) + 1 if cell in order else None
+
+
+def tile_label(
+    move: str, events: Sequence[Mapping[str, Any]] = (), legal: Sequence[str] = ()
+) -> Message:
+    """A Carcassonne decision in words: a placement (``cell 3, turned right``: the cell by its
+    number among the ``legal`` placements, as the image shows it), a figure action or none."""
     if move == "none":
         return msg("tile.no_figure")
-    placement = re.fullmatch(r"(-?\d+),(-?\d+)@(\d+)", move)
+    placement = _PLACEMENT.fullmatch(move)
     if placement is not None:
-        x, y, rot = (int(v) for v in placement.groups())
-        return msg("tile.place_label", x=x, y=y, rot=rot)
+        turn = msg(f"tile.turned.{int(placement[3]) % 360}")
+        number = cell_number(move, legal)
+        if number is None:  # no list to count in: how it is turned is all that can be said
+            return turn
+        return msg("tile.place_label", number=number, turn=turn)
     kind, _, segment = move.partition(":")
     sides: list[str] = []
     for event in events:
@@ -177,10 +202,12 @@ def move_label(
     view: Mapping[str, Any],
     names: Names,
     events: Sequence[Mapping[str, Any]] = (),
+    legal: Sequence[str] = (),
 ) -> Message:
-    """The label of ``move`` in any game (see :func:`race_label`, :func:`tile_label`)."""
+    """The label of ``move`` in any game (see :func:`race_label`, :func:`tile_label`;
+    ``legal``: the whole legal list, which numbers Carcassonne's cells)."""
     if game == "carcassonne":
-        return tile_label(move, events)
+        return tile_label(move, events, legal)
     if game in ("tock", "dog"):
         return race_label(move, view, names, events)
     return msg("move.as_written", move=move)  # a game Pöppel has no words for

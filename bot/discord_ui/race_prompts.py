@@ -36,7 +36,7 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import Effects, PrivateInfo
 from bot.table_model import Phase, TableError
 from i18n import t
-from i18n.events import card_word
+from i18n.events import card_as, card_word, stuck_words
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -197,9 +197,9 @@ async def hand_prompt(
             if view.get("banned"):
                 lines.append(t("race.banned", locale))
             else:
-                lines.append(t("race.must_discard", locale))
+                lines.append(_stuck_text(info, fold=False, locale=locale))
         elif legal == ["F"]:
-            lines.append(t("race.must_fold", locale))
+            lines.append(_stuck_text(info, fold=True, locale=locale))
         else:
             lines.append(t("race.your_turn", locale))
         names = _names(info)
@@ -232,6 +232,13 @@ async def hand_prompt(
         lines.append(t("race.no_cards", locale))
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
     return Prompt("\n".join(lines), items, image)
+
+
+def _stuck_text(info: PrivateInfo, *, fold: bool, locale: str) -> str:
+    """Why the player must discard or fold: no card moves a pawn, and, when a pawn blocks
+    the way, which one."""
+    seat = int(info.seat) if info.seat is not None else 0
+    return stuck_words(info.stuck, seat, info.table.game, fold=fold, own=True).text(locale)
 
 
 def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en") -> Prompt:
@@ -272,7 +279,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     if not moves:
         raise TableError("error.card_no_move", card=card_word("X" if key.startswith("X") else key))
     if key.startswith("X="):
-        title = t("race.joker_title", locale, card=card_label(key[2:], locale))
+        title = t("race.joker_title", locale, card=card_as(key[2:]).text(locale))
     else:
         title = card_label(key, locale)
     if key == SEGMENTS:
