@@ -222,12 +222,16 @@ async def cells_prompt(
         select(
             control_id(table, version, "cell", page),
             options,
-            placeholder=t(
-                "prompt.page",
-                locale,
-                placeholder=t("tile.choose_cell", locale),
-                page=page + 1,
-                pages=pages,
+            placeholder=(
+                t(
+                    "prompt.page",
+                    locale,
+                    placeholder=t("tile.choose_cell", locale),
+                    page=page + 1,
+                    pages=pages,
+                )
+                if pages > 1  # "page 1 of 1" says nothing
+                else t("tile.choose_cell", locale)
             ),
             row=0,
         )

@@ -34,12 +34,18 @@ from bot.effects import PrivateInfo
 from bot.table_model import Phase, Seat, TableRecord
 from engine import get_game
 from i18n.catalog import LOCALES, use_game_terms
+from i18n.events import colour_word
 from i18n.moves import move_label
+from tests.sentence_lint import problems
 
 DESK = SimpleNamespace(renderer=Renderer())
 #: Display names as long as Discord allows (32 characters).
 NAMES = [f"{name:.<31}{n}" for n, name in enumerate(("Alexandra", "Bartholomew", "Christina"))]
 NAMES += [f"{name:.<31}{n}" for n, name in enumerate(("Dominique", "Evangeline", "Fitzgerald"))]
+
+
+#: The colours of the seats in each language: names of a kind (German "Orange" is German).
+COLOURS = {locale: [colour_word(seat, locale) for seat in range(6)] for locale in LOCALES}
 
 
 def _texts(prompt: Prompt) -> Iterator[tuple[str, str, int]]:
@@ -62,10 +68,11 @@ class Checked:
         self.prompts = 0
         self.longest: dict[str, str] = {}
 
-    def check(self, prompt: Prompt) -> None:
+    def check(self, prompt: Prompt, locale: str) -> None:
         self.prompts += 1
         for what, text, limit in _texts(prompt):
             assert len(text) <= limit, (what, text)
+            assert problems(text, locale, "label", [*NAMES, *COLOURS[locale]]) == [], (what, text)
             if len(text) > len(self.longest.get(what, "")):
                 self.longest[what] = text
 
@@ -169,7 +176,7 @@ async def test_race_prompts_fit_discord_without_a_cut(
                 for locale in LOCALES:
                     use_game_terms(game)
                     for prompt in await _race_prompts(info, locale):
-                        checked.check(prompt)
+                        checked.check(prompt, locale)
     assert checked.prompts > 200
     assert [r.getMessage() for r in caplog.records] == []
 
@@ -236,7 +243,7 @@ async def test_named_positions_fit_discord_without_a_cut(
         for locale in LOCALES:
             use_game_terms(game)
             for prompt in await _race_prompts(info, locale):
-                checked.check(prompt)
+                checked.check(prompt, locale)
     assert [r.getMessage() for r in caplog.records] == []
     assert checked.prompts >= 3
 
@@ -291,7 +298,7 @@ async def test_carcassonne_prompts_fit_discord_without_a_cut(
                     for locale in LOCALES:
                         use_game_terms("carcassonne")
                         for prompt in await _tile_prompts(info, locale, rng):
-                            checked.check(prompt)
+                            checked.check(prompt, locale)
                 state = module.apply(state, rng.choice(module.legal_moves(state, seat)))
     assert checked.prompts > 50
     assert [r.getMessage() for r in caplog.records] == []
