@@ -605,7 +605,8 @@ def _prompt_table(
         label = info.labels[number - 1].text(locale) if number <= len(info.labels) else text
         cell, at, rot = text.partition("@")
         if at and cell in cells:  # the number the placement image shows for that cell
-            label = t("console.cell", locale, number=cells[cell], rot=rot)
+            turn = t(f"tile.turned.{int(rot) % 360}", locale)
+            label = t("console.cell", locale, number=cells[cell], turn=turn)
         moves.add_row(str(number), escape(label), escape(text))
     console.print(moves)
 

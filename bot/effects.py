@@ -111,3 +111,6 @@ class PrivateInfo:
     #: open a seat that picked may change it (C-10.5): ``to_act`` is then False but
     #: ``legal_moves`` still lists the ``G:`` picks.
     pick: str | None = None
+    #: When the seat must discard (Tock) or fold (Dog) because no card can move a pawn: why,
+    #: as the engine's facts (``{"reason": "blocked", "by": [1], ...}``); else ``None``.
+    stuck: Mapping[str, Any] | None = None

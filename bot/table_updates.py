@@ -18,6 +18,13 @@ from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
 
 
+def _with_stuck(event: Mapping[str, Any], seat: int, stuck: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``event`` with the reason of a forced discard or fold in its data, if it is that."""
+    if event.get("seat") != seat or event.get("kind") not in ("discard", "fold"):
+        return event
+    return {**event, "data": {**(event.get("data") or {}), "stuck": dict(stuck)}}
+
+
 class UpdatesMixin(TableCore):
     """Building :class:`~bot.effects.Effects` and keeping secrets out of public ones."""
 
@@ -64,7 +71,10 @@ class UpdatesMixin(TableCore):
         *,
         secret: bool,
         changed: bool = False,
+        stuck: Mapping[str, Any] | None = None,
     ) -> None:
+        """The public update of one action; ``stuck``: why the actor could not play, when the
+        action was a forced discard or fold (said with it)."""
         record = live.record
         module = self._game(live)
         view = live.public_view(module)
@@ -73,7 +83,8 @@ class UpdatesMixin(TableCore):
         # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
         # any decision taken while several seats decide at once is treated as secret.
         secret = secret or is_secret_move(record.game, text)
-        details = self._event_messages(record, view, events)
+        said = events if stuck is None else tuple(_with_stuck(e, seat, stuck) for e in events)
+        details = self._event_messages(record, view, said)
         head: Message | None = None
         if kind == LogKind.AUTO:
             left = any(s.index == seat and s.left for s in record.seats)
@@ -177,7 +188,7 @@ class UpdatesMixin(TableCore):
                     events = [e.to_json() for e in after.events]
                 except Exception:  # the words can do without the effects; the move still works
                     events = []
-            labels.append(move_label(record.game, text, view, names, events))
+            labels.append(move_label(record.game, text, view, names, events, legal))
         return tuple(labels)
 
     def _seven_starts(self, live: LiveTable, seat: int) -> dict[str, tuple[str, ...]]:

@@ -268,7 +268,21 @@ class TableService(
                 labels=self._labels(live, seat.index, legal),
                 seven_starts=self._seven_starts(live, seat.index) if to_act else {},
                 pick=None if pick is None else str(pick),
+                stuck=self._stuck_now(live, seat.index, legal) if to_act else None,
             )
+
+    def _stuck_now(
+        self, live: LiveTable, seat: int, legal: tuple[str, ...]
+    ) -> dict[str, Any] | None:
+        """Why ``seat`` must discard or fold now (the engine's facts), when its only moves are
+        a fold or discards without a ban; None otherwise (the engine is not asked then)."""
+        explain = getattr(self._game(live), "stuck_reason", None)
+        if explain is None or not legal:
+            return None
+        if legal != ("F",) and not all(m.endswith(":D") for m in legal):
+            return None
+        facts: dict[str, Any] | None = explain(live.state, seat)
+        return facts
 
     async def history(
         self,

@@ -29,6 +29,7 @@ from_position = GAME.from_position
 to_position = GAME.to_position
 legal_moves = GAME.legal_moves
 seven_starts = GAME.seven_starts
+stuck_reason = GAME.stuck_reason
 parse_move = GAME.parse_move
 apply = GAME.apply
 view = GAME.view
@@ -55,6 +56,7 @@ __all__ = [
     "sample_state",
     "seats_to_act",
     "seven_starts",
+    "stuck_reason",
     "to_position",
     "view",
 ]

@@ -45,6 +45,12 @@ def card_word(token: str, *, article: bool = False) -> Message:
     return msg(f"card.{'acc' if article else 'name'}.{token}")
 
 
+def card_as(kind: str) -> Message:
+    """The kind a joker is played as, said after "as": ``a Jack``, ``als Buben`` (German
+    puts the weak noun in the case of the joker it stands beside), ``bubi helyett``."""
+    return msg(f"card.as.{kind}")
+
+
 def place_words(
     loc: str, owner: int, board: Mapping[str, Any] | None, own: bool = False
 ) -> Message:
@@ -257,7 +263,7 @@ def _play(f: _Facts) -> Message:
     move = str(f.data["move"])
     if move.startswith("X="):
         declared = move[2:].partition(":")[0]
-        return msg("event.play_joker", colour=f.colour(f.seat), card=card_word(declared))
+        return msg("event.play_joker", colour=f.colour(f.seat), card=card_as(declared))
     return msg(
         "event.play", colour=f.colour(f.seat), card=card_word(str(f.data["card"]), article=True)
     )
@@ -266,12 +272,54 @@ def _play(f: _Facts) -> Message:
 def _discard(f: _Facts) -> Message:
     card = card_word(str(f.data["card"]), article=True)
     if f.data.get("banned"):
-        key = "event.discard_banned"
-    elif f.data.get("auto"):
-        key = "event.discard_auto"
+        return msg("event.discard_banned", colour=f.colour(f.seat), card=card)
+    if f.data.get("auto"):
+        return msg("event.discard_auto", colour=f.colour(f.seat), card=card)
+    return stuck_words(f.data.get("stuck"), int(f.seat), f.game, card=card)
+
+
+def stuck_words(
+    facts: Mapping[str, Any] | None,
+    seat: int,
+    game: str,
+    *,
+    fold: bool = False,
+    card: Message | None = None,
+    own: bool = False,
+) -> Message:
+    """Why ``seat`` cannot play and discards ``card`` (Tock, T-5.3) or folds (Dog, D-6.2;
+    ``fold``), from the facts of the engine's ``stuck_reason`` (None: not known).
+
+    ``own``: said to the player in the hand prompt (``your pawns``, ``discard one card``),
+    else said to the table. Blocking pawns are named by colour and by where they stand, as
+    the board shows them: *the way is blocked by Blue's pawn on its start field*.
+    """
+    facts = facts or {}
+    reason = facts.get("reason")
+    if reason == "kennel" and facts.get("colour", seat) != seat:
+        reason = "none"  # a finished player moving the partner's pawns: not "your pawns"
+    suffix = {"kennel": "_kennel", "blocked": "_blocked"}.get(str(reason), "")
+    if own:
+        key = ("race.must_fold" if fold else "race.must_discard") + suffix
+    elif fold:
+        key = "event.fold" + suffix
     else:
-        key = "event.discard_stuck"
-    return msg(key, colour=f.colour(f.seat), card=card)
+        key = ("event.discard" if suffix else "event.discard_stuck") + suffix
+    params: dict[str, Any] = {}
+    if not own:
+        params["colour"] = colour(seat, game)
+        if not fold:
+            params["card"] = card
+    if suffix == "_blocked":
+        by = [int(b) for b in facts.get("by") or ()]
+        params["pawns"] = [
+            msg("stuck.own_pawn")
+            if own and b == seat
+            else msg("stuck.pawn", colour=colour(b, game))
+            for b in by
+        ]
+        params["count"] = len(by)
+    return msg(key, **params)
 
 
 def _swap(f: _Facts) -> Message:
@@ -313,7 +361,7 @@ _RACE: dict[str, Callable[[_Facts], Message | None]] = {
     "game_over": lambda f: None,
     "ban": lambda f: msg("event.ban", colour=f.colour(f.seat)),
     "discard": _discard,
-    "fold": lambda f: msg("event.fold", colour=f.colour(f.seat)),
+    "fold": lambda f: stuck_words(f.data.get("stuck"), int(f.seat), f.game, fold=True),
     "play": _play,
     "seven_cut": lambda f: msg("event.seven_cut", colour=f.colour(f.seat)),
     # The table service says who left and what happens to the seat.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from i18n.events import card_short, card_word, feature_words, place_words, walk_words
@@ -142,6 +143,81 @@ def race_label(
     return _with_effects(msg("move.card_action", card=card, action=text), events, view, names)
 
 
+@dataclass(frozen=True, slots=True)
+class LabelParts:
+    """A race move's label taken apart: the card (None for a bare segment of a 7, a fold or
+    a pick), what the move does, and its effects (captures, a ban), so that a menu can show
+    the move on its option and the effects below it."""
+
+    card: Any
+    action: Any
+    effects: tuple[Any, ...]
+
+
+def label_parts(label: Any) -> LabelParts:
+    """The parts of a label made by :func:`race_label` (any other label is all action)."""
+    effects: tuple[Any, ...] = ()
+    if isinstance(label, Message) and label.key == "move.with_effects":
+        effects = tuple(label.params.get("effects") or ())
+        label = label.params.get("move")
+    if isinstance(label, Message) and label.key == "move.card_action":
+        return LabelParts(label.params.get("card"), label.params.get("action"), effects)
+    return LabelParts(None, label, effects)
+
+
+def counted_effects(effects: Sequence[Any]) -> list[Any]:
+    """``effects`` with the captures said as one count (``sends 3 pawns back to their
+    kennels``): for a menu with no room for every name."""
+    captures = [e for e in effects if getattr(e, "key", "").startswith("move.effect.captures")]
+    rest = [e for e in effects if e not in captures]
+    counted = [msg("move.effect.captures_count", count=len(captures))] if captures else []
+    return counted + rest
+
+
+def race_option(move: str, view: Mapping[str, Any], names: Names) -> tuple[Message, Message | None]:
+    """A race move in few words for a menu option: (what it does, a detail for the option's
+    description or None). Others' pawns are named by ``names`` (menus pass the colours, as
+    the board shows them); a swap says the pawn swapped with, and the player's own pawn in the
+    detail; a split 7 of the player's own pawns says the first pawn's way, and the others' in
+    the detail. The card is not said: the menu's title says it."""
+    parts = label_parts(race_label(move, view, names))
+    match = _PLAY.fullmatch(move)
+    action = match["action"] if match is not None else move
+    viewer = view.get("viewer")
+    walks = [w.partition("-") for w in action.split(",")] if "-" in action else []
+    if len(walks) > 1 and all(_owner(view, start) == viewer for start, _, _ in walks):
+        # A split 7 of the player's own pawns: the first pawn's way on the option, the
+        # others' below it ("and 6 → 2 fields before your start (4 steps)").
+        board = view.get("board")
+        ways = [_own_steps(start, end, int(viewer), board) for start, _, end in walks]
+        return msg("move.own_walks", walks=ways[:1]), msg("move.split_rest", walks=ways[1:])
+    if "<>" not in action:
+        return parts.action, None
+    mine, _, other = action.partition("<>")
+    board = view.get("board")
+    me = viewer if isinstance(viewer, int) else 0
+    owner = _owner(view, other)
+    detail = msg("move.swap_mine", mine=place_words(mine, me, board, own=True))
+    if owner is None:
+        return parts.action, None
+    if owner == viewer:
+        other_words = place_words(other, owner, board, own=True)
+        return msg("move.swap_with_own", other=other_words), detail
+    other_words = place_words(other, owner, board)
+    return msg("move.swap_with", name=_seat_word(names, owner), other=other_words), detail
+
+
+def _own_steps(start: str, end: str, viewer: int, board: Mapping[str, Any] | None) -> Message:
+    """One pawn's part of a split 7, without "your pawn": its way and, on the ring, its steps."""
+    way = walk_words(start, end, viewer, board, own=True)
+    ring = (board or {}).get("ring")
+    if ring and start.startswith("r") and end.startswith("r"):
+        count = (int(end[1:]) - int(start[1:])) % int(ring)
+        if 0 < count <= 7:
+            return msg("move.steps", walk=way, count=count)
+    return way
+
+
 def _with_effects(
     label: Message, events: Sequence[Mapping[str, Any]], view: Mapping[str, Any], names: Names
 ) -> Message:
@@ -151,14 +227,39 @@ def _with_effects(
     return msg("move.with_effects", move=label, effects=effects)
 
 
-def tile_label(move: str, events: Sequence[Mapping[str, Any]] = ()) -> Message:
-    """A Carcassonne decision in words: a placement (``x,y@rot``), a figure action or none."""
+_PLACEMENT = re.compile(r"(-?\d+),(-?\d+)@(\d+)")
+
+
+def cell_number(move: str, legal: Sequence[str]) -> int | None:
+    """The number the placement image gives the cell of ``move`` among the cells of the
+    ``legal`` placements (1, 2, … by y, then x, as CN-4.1 lists them), or None."""
+    cells = set()
+    for text in legal:
+        found = _PLACEMENT.fullmatch(text)
+        if found is not None:
+            cells.add((int(found[1]), int(found[2])))
+    placement = _PLACEMENT.fullmatch(move)
+    if placement is None:
+        return None
+    cell = (int(placement[1]), int(placement[2]))
+    order = sorted(cells, key=lambda c: (c[1], c[0]))
+    return order.index(cell) + 1 if cell in order else None
+
+
+def tile_label(
+    move: str, events: Sequence[Mapping[str, Any]] = (), legal: Sequence[str] = ()
+) -> Message:
+    """A Carcassonne decision in words: a placement (``cell 3, turned right``: the cell by its
+    number among the ``legal`` placements, as the image shows it), a figure action or none."""
     if move == "none":
         return msg("tile.no_figure")
-    placement = re.fullmatch(r"(-?\d+),(-?\d+)@(\d+)", move)
+    placement = _PLACEMENT.fullmatch(move)
     if placement is not None:
-        x, y, rot = (int(v) for v in placement.groups())
-        return msg("tile.place_label", x=x, y=y, rot=rot)
+        turn = msg(f"tile.turned.{int(placement[3]) % 360}")
+        number = cell_number(move, legal)
+        if number is None:  # no list to count in: how it is turned is all that can be said
+            return turn
+        return msg("tile.place_label", number=number, turn=turn)
     kind, _, segment = move.partition(":")
     sides: list[str] = []
     for event in events:
@@ -177,10 +278,12 @@ def move_label(
     view: Mapping[str, Any],
     names: Names,
     events: Sequence[Mapping[str, Any]] = (),
+    legal: Sequence[str] = (),
 ) -> Message:
-    """The label of ``move`` in any game (see :func:`race_label`, :func:`tile_label`)."""
+    """The label of ``move`` in any game (see :func:`race_label`, :func:`tile_label`;
+    ``legal``: the whole legal list, which numbers Carcassonne's cells)."""
     if game == "carcassonne":
-        return tile_label(move, events)
+        return tile_label(move, events, legal)
     if game in ("tock", "dog"):
         return race_label(move, view, names, events)
     return msg("move.as_written", move=move)  # a game Pöppel has no words for

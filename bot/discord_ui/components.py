@@ -7,6 +7,7 @@ restart; the callback hands the parsed id to the bot's front desk.
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from bot.discord_ui.replies import reply_private
 from bot.discord_ui.translator import locale_of
 from i18n import t
 
+log = logging.getLogger(__name__)
 _TEMPLATE = re.compile(TEMPLATE)
 #: The controls of a board in the thread (a click on an older board points at the newest).
 BOARD_ACTIONS = frozenset({"hand", "tile", "put"})
@@ -54,6 +56,24 @@ class TableControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         await interaction.client.desk.on_control(interaction, self.control, values)
 
 
+#: Discord's limits, in characters: a button's label, a select option's label and
+#: description, a select's placeholder. The prompts choose words that fit (short labels, the
+#: detail in the option's description); :func:`fitted` only guards against a slip.
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+OPTION_DESCRIPTION = 100
+PLACEHOLDER = 150
+
+
+def fitted(text: str, limit: int, what: str) -> str:
+    """``text`` as it is when it fits ``limit``; otherwise cut, and logged as the slip it is
+    (Discord refuses the whole message for one text too long, which would be worse)."""
+    if len(text) <= limit:
+        return text
+    log.error("%s of %d characters cut to %d: %r", what, len(text), limit, text)
+    return text[: limit - 1] + "…"
+
+
 def button(
     label: str,
     custom_id: str,
@@ -65,28 +85,39 @@ def button(
     """A persistent button."""
     return TableControl(
         discord.ui.Button(
-            label=label[:80], custom_id=custom_id, style=style, disabled=disabled, row=row
+            label=fitted(label, BUTTON_LABEL, "button label"),
+            custom_id=custom_id,
+            style=style,
+            disabled=disabled,
+            row=row,
         )
     )
 
 
 def select(
     custom_id: str,
-    options: Sequence[tuple[str, str]],
+    options: Sequence[tuple[str, str] | tuple[str, str, str]],
     *,
     placeholder: str,
     row: int | None = None,
 ) -> TableControl:
-    """A persistent single-choice select from ``(label, value)`` pairs (at most 25)."""
+    """A persistent single-choice select from ``(label, value)`` or ``(label, value,
+    description)`` options (at most 25)."""
     return TableControl(
         discord.ui.Select(
             custom_id=custom_id,
-            placeholder=placeholder[:150],
-            options=[
-                discord.SelectOption(label=label[:100], value=value) for label, value in options
-            ],
+            placeholder=fitted(placeholder, PLACEHOLDER, "select placeholder"),
+            options=[_option(*option) for option in options],
             row=row,
         )
+    )
+
+
+def _option(label: str, value: str, description: str = "") -> discord.SelectOption:
+    return discord.SelectOption(
+        label=fitted(label, OPTION_LABEL, "option label"),
+        value=value,
+        description=fitted(description, OPTION_DESCRIPTION, "option description") or None,
     )
 
 

@@ -80,13 +80,25 @@ def _reason(key: str, params: Mapping[str, Any], names: Mapping[int, str], local
 
 def turn_label(view: Mapping[str, Any], move: str, locale: str) -> str:
     """A Carcassonne turn ``E 0,-1@180 follower:city0`` as the tile prompts say it."""
-    from bot.discord_ui.tile_prompts import action_label, figure_actions, segments_of
+    from bot.discord_ui.tile_prompts import (
+        action_label,
+        figure_actions,
+        placed_words,
+        public_placements,
+        segment_sides,
+        segments_of,
+    )
 
     parts = move.split(" ")
     if len(parts) == 1:  # a figure action after a placement made earlier
-        return action_label(move, segments_of([move]), locale)
+        return action_label(move, segments_of([move]), locale, segment_sides(view, None))
     tile, placement, action = parts
     cell, _, rot = placement.partition("@")
     x, _, y = cell.partition(",")
-    figure = action_label(action, segments_of(figure_actions(view, placement)), locale)
-    return t("tile.placed_label", locale, tile=tile, x=x, y=y, rot=rot, figure=figure)
+    # The cell is named by its number on the placement image, as the board's menu names it.
+    order = sorted(public_placements(view), key=lambda c: (c[1], c[0]))  # by y, then x
+    number = order.index((int(x), int(y))) + 1 if (int(x), int(y)) in order else 1
+    actions = figure_actions(view, placement)
+    sides = segment_sides(view, placement)
+    figure = action_label(action, segments_of(actions), locale, sides)
+    return placed_words(tile, number, int(rot), figure).text(locale)

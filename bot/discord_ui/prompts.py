@@ -13,7 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.components import button, make_view, select
+from bot.discord_ui.components import (
+    BUTTON_LABEL,
+    OPTION_DESCRIPTION,
+    OPTION_LABEL,
+    button,
+    make_view,
+    select,
+)
 from bot.discord_ui.custom_ids import ControlId, control_id
 from bot.effects import PrivateInfo
 from bot.table_model import NotSeated, NotYourTurn, Phase, WrongPhase
@@ -60,6 +67,35 @@ def first_option(control: ControlId) -> int:
     return control.int_arg(1) * PAGE_SIZE
 
 
+#: Room an option's number takes before its label (``"100. "``).
+NUMBER_ROOM = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice in words that fit Discord: ``text`` on a button; on a select option the
+    shorter ``label`` (``text`` when empty), with ``detail`` as the option's description."""
+
+    text: str
+    label: str = ""
+    detail: str = ""
+
+    def option_label(self) -> str:
+        """The words on a select option (before its number)."""
+        return self.label or self.text
+
+    def fits_button(self) -> bool:
+        """Whether ``text`` fits a button."""
+        return len(self.text) <= BUTTON_LABEL
+
+    def fits_option(self) -> bool:
+        """Whether the option's label (with its number) and description fit a select."""
+        return (
+            len(self.option_label()) <= OPTION_LABEL - NUMBER_ROOM
+            and len(self.detail) <= OPTION_DESCRIPTION
+        )
+
+
 @dataclass(slots=True)
 class Prompt:
     """A private message to show: text, controls, and an image."""
@@ -95,7 +131,7 @@ def choice_controls(
     table: int,
     version: int,
     key: str,
-    labels: Sequence[str],
+    labels: Sequence[str | Choice],
     *,
     page: int = 0,
     back: str | None = "hand2",
@@ -104,6 +140,9 @@ def choice_controls(
 ) -> list[discord.ui.Item[Any]]:
     """Buttons for a few choices, or up to four selects of 25 (pages only beyond 100).
 
+    Buttons only when every choice's words fit a button; otherwise selects, whose options
+    take a choice's shorter label and its detail as the description (see :class:`Choice`).
+
     The custom_ids are ``mv:<key>:<index>`` (button) and ``ms:<key>:<page>:<first>`` (a
     select whose values are indexes), so a click finds the choice in the list rebuilt from the
     same state.
@@ -111,25 +150,31 @@ def choice_controls(
     items: list[discord.ui.Item[Any]] = []
     if placeholder is None:
         placeholder = t("prompt.choose_move", locale)
-    if len(labels) <= MAX_BUTTON_CHOICES:
-        for index, label in enumerate(labels):
+    choices = [c if isinstance(c, Choice) else Choice(c) for c in labels]
+    if len(choices) <= MAX_BUTTON_CHOICES and all(c.fits_button() for c in choices):
+        for index, choice in enumerate(choices):
             items.append(
                 button(
-                    label,
+                    choice.text,
                     control_id(table, version, "mv", key, index),
                     style=discord.ButtonStyle.primary,
                     row=index // 5,
                 )
             )
-        row = (len(labels) + 4) // 5
+        row = (len(choices) + 4) // 5
     else:
         per_page = PAGE_SIZE * SELECTS_PER_PAGE
-        pages = (len(labels) + per_page - 1) // per_page
+        pages = (len(choices) + per_page - 1) // per_page
         page = max(0, min(page, pages - 1))
         items += option_selects(
             [
-                (i + 1, t("prompt.option", locale, number=i + 1, label=labels[i]), str(i))
-                for i in range(page * per_page, min(len(labels), (page + 1) * per_page))
+                (
+                    i + 1,
+                    t("prompt.option", locale, number=i + 1, label=choices[i].option_label()),
+                    str(i),
+                    choices[i].detail,
+                )
+                for i in range(page * per_page, min(len(choices), (page + 1) * per_page))
             ],
             lambda first: control_id(table, version, "ms", key, page, first),
             placeholder,
@@ -150,7 +195,7 @@ def choice_controls(
 
 
 def option_selects(
-    options: Sequence[tuple[int, str, str]],
+    options: Sequence[tuple[int, str, str] | tuple[int, str, str, str]],
     custom_id: Callable[[int], str],
     placeholder: str,
     locale: str,
@@ -158,7 +203,8 @@ def option_selects(
     page: tuple[int, int] = (0, 1),
     groups: Sequence[int] | None = None,
 ) -> list[discord.ui.Item[Any]]:
-    """``(number, label, value)`` options in selects of at most 25, one per row from row 0.
+    """``(number, label, value)`` options (or ``(number, label, value, description)``) in
+    selects of at most 25, one per row from row 0.
 
     ``custom_id(first)`` names the select whose first option is ``options[first]``. Once there
     are several selects, each placeholder says which numbers it holds.
@@ -175,8 +221,8 @@ def option_selects(
             text = t("clicks.select_range", locale, placeholder=text, first=low, last=high)
         if pages > 1:
             text = t("prompt.page", locale, placeholder=text, page=number + 1, pages=pages)
-        pairs = [(label, value) for _, label, value in options[first:last]]
-        items.append(select(custom_id(first), pairs, placeholder=text, row=row))
+        shown = [(option[1], option[2], *option[3:]) for option in options[first:last]]
+        items.append(select(custom_id(first), shown, placeholder=text, row=row))
     return items
 
 

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.components import button
+from bot.discord_ui.components import BUTTON_LABEL, button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
     SELECTS_PER_PAGE,
+    Choice,
     InvalidChoice,
     OutOfDate,
     Prompt,
@@ -36,7 +37,10 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import Effects, PrivateInfo
 from bot.table_model import Phase, TableError
 from i18n import t
-from i18n.events import card_word
+from i18n.catalog import LOCALES, game_terms
+from i18n.events import card_as, card_short, card_word, colour, stuck_words
+from i18n.message import Message, Said, msg, say
+from i18n.moves import counted_effects, label_parts, race_label, race_option
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -66,9 +70,10 @@ def choices(info: PrivateInfo, key: str) -> list[str]:
     the joker's plays as every kind (``X``) or :data:`SEGMENTS`. The same info always gives
     the same list (indexes in custom_ids).
 
-    A split 7 is offered whole when its complete plays are few (one click for the play);
-    otherwise segment by segment, only segments the engine can still complete, those with the
-    biggest effect (reaching home, landing on a pawn) first.
+    A split 7 is offered whole when its complete plays are few (one click for the play) and
+    each fits a menu's words in every language; otherwise segment by segment, only segments
+    the engine can still complete, those with the biggest effect (reaching home, landing on a
+    pawn) first.
     """
     legal = list(info.legal_moves)
     view: Mapping[str, Any] = info.view or {}
@@ -86,9 +91,12 @@ def choices(info: PrivateInfo, key: str) -> list[str]:
     else:
         complete = [m for m in legal if _plays_card(m, key) and declared_of_move(m) is None]
         starts = list(info.seven_starts.get(key, ())) if key == "7" else []
-    if starts and not 0 < len(complete) <= WHOLE_SPLITS:
+    if starts and not (
+        0 < len(complete) <= WHOLE_SPLITS and all(_fits(info, m, "X") for m in complete)
+    ):
         # The split 7 is played one segment at a time: offer the first segments the engine
-        # accepts (each completable), plus any complete play made of a single walk.
+        # accepts (each completable), plus any complete play made of a single walk. So too
+        # when a complete play moves so many pawns that its words would not fit a menu.
         single = [m for m in complete if "," not in m.partition(":")[2]]
         return by_effect(list(dict.fromkeys(starts + single)), view)
     if starts:
@@ -120,22 +128,95 @@ def joker_kinds(info: PrivateInfo) -> list[str]:
 
 
 def single_move(info: PrivateInfo, token: str) -> str | None:
-    """The only way to play the hand card ``token`` now, if it has exactly one: its button
-    then says that move and plays it on one click."""
+    """The only way to play the hand card ``token`` now, if it has exactly one and its words
+    fit the card's button in every language: the button then says that move and plays it on
+    one click (else the click opens the card's moves, where the words have more room)."""
     if not info.to_act or (info.view or {}).get("seven"):
         return None
     moves = choices(info, token)
-    return moves[0] if len(moves) == 1 else None
+    if len(moves) != 1:
+        return None
+    for locale in LOCALES:
+        with game_terms(info.table.game):
+            if _card_button_words(info, moves[0], locale) is None:
+                return None
+    return moves[0]
 
 
-def _labels(info: PrivateInfo, moves: list[str], locale: str = "en") -> list[str]:
-    """Each move in words: the service's label (with the move's effects) when it has one."""
-    names = _names(info)
+def _card_button_words(info: PrivateInfo, move: str, locale: str) -> str | None:
+    """The words on the hand's button of a card whose one move is ``move``: the move as the
+    prompts say it, or with others' pawns named by colour; None when neither fits."""
     view: Mapping[str, Any] = info.view or {}
+    for names in (_names(info), _colours(info)):
+        words = race_label(move, view, names).text(locale)
+        # The widest number a hand's button has ("6. "): the words fit whatever the card's place.
+        if len(t("race.card_button", locale, number=6, card=words)) <= BUTTON_LABEL:
+            return words
+    return None
+
+
+def _colours(info: PrivateInfo) -> dict[int, Message]:
+    """Each seat by its colour, as the board shows it (short, where names take too much room)."""
+    return {seat: colour(seat, info.table.game) for seat in _names(info)}
+
+
+def _known_label(info: PrivateInfo, move: str) -> Said:
+    """The service's label of ``move`` (with its effects), or its words without them."""
     known = dict(zip(info.legal_moves, info.labels, strict=False))
-    return [
-        known[m].text(locale) if m in known else move_label(m, view, names, locale) for m in moves
-    ]
+    if move in known:
+        return known[move]
+    return race_label(move, info.view or {}, _names(info))
+
+
+def _choice(info: PrivateInfo, move: str, key: str, locale: str, short: bool = False) -> Choice:
+    """``move`` in words for the choices of ``key``.
+
+    A button says the whole label. A menu option says what the move does (in the joker's
+    list of every kind, with the kind), its effects in the description, counted when the
+    names take too much room. ``short``: in fewer words (see :func:`i18n.moves.race_option`:
+    others' pawns by colour, a swap's own pawn and a split's other pawns in the description).
+    """
+    label = _known_label(info, move)
+    parts = label_parts(label)
+    declared = declared_of_move(move)
+    card = card_short(declared) if key == "X" and declared is not None else None
+
+    def said(action: Any) -> str:
+        if card is None:
+            return str(say(action, locale))
+        return msg("move.card_action", card=card, action=action).text(locale)
+
+    detail: Any = None
+    action = parts.action
+    if short:
+        action, detail = race_option(move, info.view or {}, _colours(info))
+    text, words = label.text(locale), said(action)
+    choice = Choice(text, words)
+    for effects in (list(parts.effects), counted_effects(parts.effects)):
+        if detail is not None and effects:
+            below: Any = msg("move.with_effects", move=detail, effects=effects)
+        else:
+            below = detail if detail is not None else effects
+        choice = Choice(text, words, str(say(below, locale)) if below else "")
+        if choice.fits_option():
+            break
+    return choice
+
+
+def _fits(info: PrivateInfo, move: str, key: str) -> bool:
+    """Whether ``move`` fits a menu option, shortened as far as it goes, in every language
+    (so what is offered does not depend on who looks)."""
+    with game_terms(info.table.game):
+        return all(_choice(info, move, key, loc, short=True).fits_option() for loc in LOCALES)
+
+
+def _labels(info: PrivateInfo, moves: list[str], key: str, locale: str = "en") -> list[Choice]:
+    """Each move of ``key`` in words that fit Discord's buttons and menus: the service's
+    label (with the move's effects); all in fewer words when one would not fit otherwise."""
+    said = [_choice(info, m, key, locale) for m in moves]
+    if all(c.fits_option() for c in said):
+        return said
+    return [_choice(info, m, key, locale, short=True) for m in moves]
 
 
 async def hand_prompt(
@@ -159,7 +240,7 @@ async def hand_prompt(
         left = view["seven"].get("left", "?")
         lines.append(t("race.finish_seven", locale, count=left))
         moves = choices(info, SEGMENTS)
-        labels = _labels(info, moves, locale)
+        labels = _labels(info, moves, SEGMENTS, locale)
         items = choice_controls(table, version, SEGMENTS, labels, back=None, locale=locale)
         playable = [False] * len(hand)
     elif phase == "exchange":
@@ -197,18 +278,17 @@ async def hand_prompt(
             if view.get("banned"):
                 lines.append(t("race.banned", locale))
             else:
-                lines.append(t("race.must_discard", locale))
+                lines.append(_stuck_text(info, fold=False, locale=locale))
         elif legal == ["F"]:
-            lines.append(t("race.must_fold", locale))
+            lines.append(_stuck_text(info, fold=True, locale=locale))
         else:
             lines.append(t("race.your_turn", locale))
-        names = _names(info)
         for index, token in enumerate(hand):
             only = single_move(info, token) if playable[index] else None
             # A card with one way to be played says that way, and plays it on one click.
-            what = (
-                card_label(token, locale) if only is None else move_label(only, view, names, locale)
-            )
+            what = card_label(token, locale)
+            if only is not None:
+                what = _card_button_words(info, only, locale) or what
             items.append(
                 button(
                     t("race.card_button", locale, number=index + 1, card=what),
@@ -232,6 +312,13 @@ async def hand_prompt(
         lines.append(t("race.no_cards", locale))
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
     return Prompt("\n".join(lines), items, image)
+
+
+def _stuck_text(info: PrivateInfo, *, fold: bool, locale: str) -> str:
+    """Why the player must discard or fold: no card moves a pawn, and, when a pawn blocks
+    the way, which one."""
+    seat = int(info.seat) if info.seat is not None else 0
+    return stuck_words(info.stuck, seat, info.table.game, fold=fold, own=True).text(locale)
 
 
 def card_prompt(info: PrivateInfo, index: int, page: int = 0, locale: str = "en") -> Prompt:
@@ -272,7 +359,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
     if not moves:
         raise TableError("error.card_no_move", card=card_word("X" if key.startswith("X") else key))
     if key.startswith("X="):
-        title = t("race.joker_title", locale, card=card_label(key[2:], locale))
+        title = t("race.joker_title", locale, card=card_as(key[2:]).text(locale))
     else:
         title = card_label(key, locale)
     if key == SEGMENTS:
@@ -285,7 +372,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
         back = "hand2"
         if (key.endswith("7") or key == "X") and info.seven_starts.get(key[0]):
             text += t("race.split_hint", locale)
-    labels = _labels(info, moves, locale)
+    labels = _labels(info, moves, key, locale)
     items = choice_controls(
         info.table.id, info.table.version, key, labels, page=page, back=back, locale=locale
     )

@@ -42,6 +42,7 @@ from bot.discord_ui.translator import locale_of
 from bot.effects import PrivateInfo
 from i18n import t
 from i18n.events import feature_words, tile_words
+from i18n.message import Message, msg
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -96,7 +97,7 @@ def placement_controls(
         rotations = sorted(placements[cell])
         sizes.append(len(rotations))
         for rot in rotations:
-            label = t("clicks.placement_option", locale, number=index + 1, rot=rot)
+            label = placement_words(index + 1, rot).text(locale)
             options.append((index + 1, label, f"{index}.{rot}"))
     if not options or len(options) > PAGE_SIZE * SELECTS_PER_PAGE:
         return None
@@ -112,6 +113,28 @@ def placement_controls(
         t("clicks.place_tile", locale),
         locale,
         groups=sizes,
+    )
+
+
+def turn_words(rot: int) -> Message:
+    """How the tile is turned, as the strip of the placement image says it: ``as drawn``,
+    ``turned right`` (a quarter clockwise), ``upside down``, ``turned left``."""
+    return msg(f"tile.turned.{int(rot) % 360}")
+
+
+def placement_words(number: int, rot: int) -> Message:
+    """A placement as the placement image shows it: ``Cell 3, turned right``."""
+    return msg("clicks.placement_option", number=number, turn=turn_words(rot))
+
+
+def placed_words(tile: str, number: int, rot: int, figure: Any) -> Message:
+    """A whole turn: ``a tile with a city on cell 3, turned right — follower in the city``."""
+    return msg(
+        "tile.placed_label",
+        tile=tile_words(tile),
+        number=number,
+        turn=turn_words(rot),
+        figure=figure,
     )
 
 
@@ -192,19 +215,23 @@ async def cells_prompt(
     page = max(0, min(page, pages - 1))
     first = page * PAGE_SIZE
     options = [
-        (t("tile.cell_option", locale, number=first + i + 1, x=x, y=y), str(first + i))
-        for i, (x, y) in enumerate(order[first : first + PAGE_SIZE])
+        (t("tile.cell_option", locale, number=first + i + 1), str(first + i))
+        for i in range(len(order[first : first + PAGE_SIZE]))
     ]
     items: list[discord.ui.Item[Any]] = [
         select(
             control_id(table, version, "cell", page),
             options,
-            placeholder=t(
-                "prompt.page",
-                locale,
-                placeholder=t("tile.choose_cell", locale),
-                page=page + 1,
-                pages=pages,
+            placeholder=(
+                t(
+                    "prompt.page",
+                    locale,
+                    placeholder=t("tile.choose_cell", locale),
+                    page=page + 1,
+                    pages=pages,
+                )
+                if pages > 1  # "page 1 of 1" says nothing
+                else t("tile.choose_cell", locale)
             ),
             row=0,
         )
@@ -234,7 +261,7 @@ def rotations_prompt(
     table, version = info.table.id, info.table.version
     items: list[discord.ui.Item[Any]] = [
         button(
-            t("tile.turn_button", locale, rot=rot),
+            turn_words(rot).capitalised().text(locale),
             control_id(table, version, "rot", cell_index, rot),
             style=discord.ButtonStyle.primary,
         )
@@ -242,8 +269,8 @@ def rotations_prompt(
     ]
     back = control_id(table, version, "cpg", cell_index // PAGE_SIZE)
     items.append(button(t("prompt.back", locale), back, row=1))
-    tile = (info.view or {}).get("current_tile")
-    text = t("tile.rotation", locale, number=cell_index + 1, x=x, y=y, tile=tile)
+    tile = tile_words(str((info.view or {}).get("current_tile"))).text(locale)
+    text = t("tile.rotation", locale, number=cell_index + 1, tile=tile)
     return Prompt(text, items)
 
 
@@ -283,7 +310,10 @@ async def figure_prompt(
         items.append(button(t("prompt.back", locale), back_id, row=4))
     tile = str(view.get("current_tile"))
     file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
-    text = t("tile.figure", locale, tile=tile_words(tile).text(locale), x=x, y=y, rot=rot)
+    turn = turn_words(rot).text(locale)
+    text = t(
+        "tile.figure", locale, tile=tile_words(tile).text(locale), number=cell_index + 1, turn=turn
+    )
     return Prompt(text, items, file), actions
 
 
@@ -390,7 +420,7 @@ async def _figure_step(
         x, y = desk.renderer.order(placements_of(info))[cell]
         tile = (info.view or {}).get("current_tile")
         figure = t("clicks.no_figure_possible", locale)
-        label = t("tile.placed_label", locale, tile=tile, x=x, y=y, rot=rot, figure=figure)
+        label = placed_words(str(tile), cell + 1, rot, figure).text(locale)
         await _act(desk, interaction, control, f"{tile} {x},{y}@{rot} none", label)
         return
     if public:
@@ -461,8 +491,7 @@ async def _place(
     locale = locale_of(interaction)
     sides = await asyncio.to_thread(segment_sides, view, f"{x},{y}@{rot}")
     chosen = action_label(actions[index], segments_of(actions), locale, sides)
-    words = tile_words(tile).text(locale)
-    label = t("tile.placed_label", locale, tile=words, x=x, y=y, rot=rot, figure=chosen)
+    label = placed_words(tile, cell_index + 1, rot, chosen).text(locale)
     await _act(desk, interaction, control, move, label)
 
 

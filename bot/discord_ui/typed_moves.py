@@ -83,7 +83,7 @@ def _tile_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple
             actions = tile_prompts.figure_actions(view, f"{x},{y}@{rot}")
             segments = tile_prompts.segments_of(actions)
             sides = tile_prompts.segment_sides(view, f"{x},{y}@{rot}")
-            where = t("clicks.placement_option", locale, number=index + 1, rot=rot)
+            where = tile_prompts.placement_words(index + 1, rot).text(locale)
             for action in actions:
                 figure = tile_prompts.action_label(action, segments, locale, sides)
                 label = t("clicks.typed_placement", locale, placement=where, figure=figure)

@@ -265,6 +265,47 @@ class RaceGame:
 
     # -- parsing and applying ---------------------------------------------------------------
 
+    def stuck_reason(self, state: State, seat: int | None = None) -> dict[str, Any] | None:
+        """Why ``seat`` (default: the seat in turn) has no card play and must discard (T-5.3)
+        or fold (D-6.2), as facts; None when it has a play or owes no card play now.
+
+        * ``{"reason": "kennel", "colour": c}``: every pawn of the moved colour ``c`` is in
+          its kennel, and no card in the hand brings one out;
+        * ``{"reason": "blocked", "colour": c, "by": [s, …]}``: guarded pawns (C-3.2), each on
+          its own start field ``s``, block the way: without one of those guards some card
+          could move a pawn (a swap aside: a guarded pawn is not swapped, it blocks nothing);
+        * ``{"reason": "none", "colour": c}``: no card can move a pawn for another reason (the
+          counts do not fit, a home is full, no pawn to swap with).
+
+        Not part of move generation: it is asked only when a forced discard or fold is shown,
+        and then generates the plays again on boards with a guard lifted.
+        """
+        if seat is None:
+            seat = state.turn
+        if (
+            state.phase != "play"
+            or seat != state.turn
+            or state.seven is not None
+            or state.banned
+            or seat not in state.cfg.seats
+            or self._plays(state, seat)[0]
+        ):
+            return None
+        colour = state.moved_colour(seat)
+        if all(loc == kennel(colour) for loc in state.pawns[colour]):
+            return {"reason": "kennel", "colour": colour}
+        blockers = []
+        for guard in sorted(state.guards):
+            lifted = state.evolve(guards=state.guards - {guard})
+            plays = card_plays(lifted, seat)[0]
+            if any(
+                move.action and move.action[0] not in ("swap", "null") for move in plays.values()
+            ):
+                blockers.append(guard)
+        if blockers:
+            return {"reason": "blocked", "colour": colour, "by": blockers}
+        return {"reason": "none", "colour": colour}
+
     def _acting_seat(self, state: State, seat: int | None) -> int:
         if state.phase == "finished":
             raise IllegalMove("the game is over")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -33,6 +34,7 @@ from renderer.style import (
     fit_text,
     font,
     legible,
+    text_width,
 )
 
 STRIP_TILE = 88
@@ -73,9 +75,14 @@ def draw_placements(
     order = placement_order(placements)
     layout = plan_layout(view, order)
     rotations = _rotations(placements)
-    width = max(
-        layout.width + 8, scoreboard_width(view), 560, 12 + len(rotations) * (STRIP_TILE + 24)
-    )
+    # Each turned tile is captioned as the menus say it ("turned right"), so a slot of the
+    # strip is as wide as its caption needs.
+    captions = [translate(f"tile.turned.{rot}", locale) for rot in rotations]
+    width = max(layout.width + 8, scoreboard_width(view), 560)
+    for _ in range(2):  # a wider image may need a larger font for the phone
+        slot = _strip_slot(captions, legible(20, width))
+        width = max(width, 12 + len(rotations) * slot)
+    slot = _strip_slot(captions, legible(20, width))
     header = header_height(view, layout, width, locale)
     board_bottom = header + layout.height + 8
     height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
@@ -111,16 +118,21 @@ def draw_placements(
             fill=INK,
         )
         for i, rot in enumerate(rotations):
-            x = 12 + i * (STRIP_TILE + 24)
+            x = 12 + i * slot + (slot - STRIP_TILE - 24) // 2
             image.paste(tile_image(str(tile_id), rot, STRIP_TILE), (x, y + 32))
             draw.rectangle(
                 (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
             )
-            draw_centered_text(
-                draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), f"{rot}°", label, INK
-            )
+            caption = fit_text(captions[i], label, slot - 8)
+            draw_centered_text(draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), caption, label, INK)
     draw_score_rows(image, board_bottom + STRIP_HEIGHT, view, names, locale)
     return image
+
+
+def _strip_slot(captions: Sequence[str], size: int) -> int:
+    """The width of one slot of the rotation strip: a tile, or its caption if wider."""
+    widest = max((text_width(text, size) for text in captions), default=0.0)
+    return max(STRIP_TILE + 24, math.ceil(widest) + 16)
 
 
 def _spot_segment(spot: str) -> tuple[str | None, str | None]:

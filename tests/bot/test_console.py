@@ -85,6 +85,9 @@ def test_a_person_plays_by_number_against_a_bot(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Your move (number or notation" in result.stdout
+    # A placement is said as the placement image shows it: the cell's number, the turn in words.
+    assert re.search(r"cell \d+, (as drawn|turned right|upside down|turned left)", result.stdout)
+    assert "°" not in result.stdout
     assert "Game over." in result.stdout
     assert _phase(db, 1) == "finished"
 

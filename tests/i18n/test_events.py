@@ -8,8 +8,10 @@ from typing import Any
 import pytest
 
 from engine import get_game
-from i18n.events import event_message, event_text, feature_words, place_words
+from i18n.catalog import game_terms
+from i18n.events import event_message, event_text, feature_words, place_words, stuck_words
 from i18n.message import list_words
+from tests.sentence_lint import problems
 
 BOARD = {"ring": 64, "per_seat": 16}
 
@@ -101,6 +103,77 @@ def test_a_discard_says_why() -> None:
     banned = {"kind": "discard", "seat": 3, "data": {"card": "5", "auto": False, "banned": True}}
     assert event_text(stuck, "en", game="tock") == "Green cannot move any pawn and discards a 5."
     assert event_text(banned, "en", game="tock") == "Green discards a 5."
+
+
+def test_the_kind_a_joker_is_played_as_takes_the_case_of_the_sentence() -> None:
+    """German *Bube* is a weak noun: "den Joker als Buben"; Hungarian says it before
+    *helyett* in lower case; English with its article."""
+    jack = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=J:r16<>r40"}}
+    assert event_text(jack, "de", game="dog") == "Blau spielt den Joker als Buben."
+    assert event_text(jack, "hu", game="dog") == "Kék a jokert bubi helyett játssza ki."
+    assert event_text(jack, "en", game="dog") == "Blue plays the Joker as a Jack."
+    ace = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=A:E"}}
+    assert event_text(ace, "de", game="dog") == "Blau spielt den Joker als Ass."
+    assert event_text(ace, "en", game="dog") == "Blue plays the Joker as an Ace."
+    king = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=K:E"}}
+    assert event_text(king, "de", game="dog") == "Blau spielt den Joker als König."
+    assert event_text(king, "hu", game="dog") == "Kék a jokert király helyett játssza ki."
+    eight = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=8:r16-r24"}}
+    assert event_text(eight, "hu", game="dog") == "Kék a jokert 8-es helyett játssza ki."
+
+
+def test_a_forced_discard_or_fold_says_why_and_names_the_pawn_in_the_way() -> None:
+    """T-5.3, D-6.2: the table hears why (the table service adds the engine's facts)."""
+    blocked = {"reason": "blocked", "colour": 3, "by": [1]}
+    discard = {"kind": "discard", "seat": 3, "data": {"card": "5", "stuck": blocked}}
+    said = {locale: event_text(discard, locale, game="tock") for locale in ("en", "de", "hu")}
+    assert said["en"] == (
+        "Green cannot move any pawn and discards a 5: "
+        "the way is blocked by Blue's pawn on its start field."
+    )
+    assert said["de"] == (
+        "Grün kann keine Figur ziehen und wirft eine 5 ab: "
+        "Den Weg versperrt die Figur von Blau auf ihrem Startfeld."
+    )
+    assert "Kék bábuja a kezdőmezőjén" in said["hu"]
+    two = {"reason": "blocked", "colour": 0, "by": [1, 2]}
+    fold = {"kind": "fold", "seat": 0, "data": {"auto": False, "stuck": two}}
+    assert event_text(fold, "de", game="dog") == (
+        "Rot kann keinen Pöppel ziehen und setzt aus: Den Weg versperren der Pöppel von Blau "
+        "auf seinem Startfeld und der Pöppel von Gelb auf seinem Startfeld."
+    )
+    kennel = {"kind": "fold", "seat": 2, "data": {"stuck": {"reason": "kennel", "colour": 2}}}
+    assert event_text(kennel, "en", game="dog") == (
+        "Yellow has all pawns in the kennel and no card to bring one out, and folds."
+    )
+    for locale in ("en", "de", "hu"):
+        for event, game in ((discard, "tock"), (fold, "dog"), (kennel, "dog")):
+            text = event_text(event, locale, game=game)
+            assert problems(text, locale) == [], text
+
+
+def test_the_prompt_says_why_the_player_must_discard_or_fold() -> None:
+    blocked = {"reason": "blocked", "colour": 0, "by": [0]}
+    assert stuck_words(blocked, 0, "tock", own=True).text("en") == (
+        "None of your cards can move a pawn: the way is blocked by your own pawn on your "
+        "start field. Discard one card."
+    )
+    kennel = {"reason": "kennel", "colour": 0}
+    with game_terms("dog"):
+        assert stuck_words(kennel, 0, "dog", fold=True, own=True).text("de") == (
+            "Alle deine Pöppel sind im Starthaus und keine deiner Karten bringt einen heraus: "
+            "Du musst diese Runde **aussetzen**."
+        )
+    # A finished player moving the partner's pawns: not "all your pawns".
+    partner = {"reason": "kennel", "colour": 2}
+    assert stuck_words(partner, 0, "tock", own=True).text("en") == (
+        "None of your cards can move a pawn: discard one card."
+    )
+    for locale in ("en", "de", "hu"):
+        for facts in (blocked, kennel, None):
+            for fold in (False, True):
+                text = stuck_words(facts, 0, "dog", fold=fold, own=True).text(locale)
+                assert problems(text, locale, "private") == [], text
 
 
 def test_the_end_and_a_pick_are_left_to_the_tables_own_sentence() -> None:

@@ -107,4 +107,8 @@ async def test_carcassonne_hint_names_the_tile_placement(world: World) -> None:
     answer = await player.slash(world.channel, "table hint", table=table_id)  # type: ignore[attr-defined]
     text = private_text(answer, player)  # type: ignore[arg-type]
     assert "would play" in text
-    assert re.search(r"\*\*[A-X]\d* on \(-?\d+, -?\d+\) turned \d+°", text), text
+    # The cell by its number on the placement image, the turn in words, no coordinates.
+    turned = "as drawn|turned right|upside down|turned left"
+    assert re.search(rf"\*\*a tile with .+ on cell \d+, ({turned}) — ", text), text
+    assert "°" not in text, text
+    assert "(" not in text.partition("—")[0], text

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from bot.discord_ui.race_prompts import _labels
+from bot.effects import PrivateInfo
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import to_act
 from tests.bot.discord.test_lobby import start_for_two
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 
 
+def _words(info: PrivateInfo) -> list[str]:
+    """Each legal move in the words its button says."""
+    return [choice.text for choice in _labels(info, list(info.legal_moves), "X")]
+
+
 async def test_autocomplete_lists_the_callers_moves_in_words_and_plays_one(world: World) -> None:
     table_id, thread = await start_tock_against_a_bot(world, seed=5)
     info = await world.desk.service.private_info(table_id, world.alice.id)
     choices = await world.alice.autocomplete(thread, "move", "move", "")
-    assert [c["name"] for c in choices] == _labels(info, list(info.legal_moves))[:25]
+    assert [c["name"] for c in choices] == _words(info)[:25]
     assert all(":" not in c["name"].split(": ", 1)[1] for c in choices), "words, no notation"
     # Typing narrows the list.
     word = choices[0]["name"].split()[-1]
@@ -42,7 +48,7 @@ async def test_autocomplete_lists_the_callers_moves_in_words_and_plays_one(world
 async def test_a_move_typed_in_words_or_notation_is_played(world: World) -> None:
     table_id, thread = await start_tock_against_a_bot(world, seed=5)
     info = await world.desk.service.private_info(table_id, world.alice.id)
-    words = _labels(info, list(info.legal_moves))[-1]
+    words = _words(info)[-1]
     played = await world.alice.slash(thread, "move", move=words.upper())
     assert "You played" in private_text(played, world.alice)
     log = await world.desk.service.storage.load_log(table_id)

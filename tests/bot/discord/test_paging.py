@@ -135,13 +135,12 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages_when_they_o
     prompt = await open_prompt(world, user, board, "Place tile")
     menu = selects(prompt)[0]
     assert len(menu["options"]) == PAGE_SIZE
-    assert menu["options"][0]["label"].startswith("1. ")
+    assert menu["options"][0]["label"] == "Cell 1"  # as the image numbers it, no coordinates
     await press(world, user, prompt, find(prompt, ":cpg:1")["custom_id"])
     menu = selects(prompt)[0]
-    assert menu["options"][0]["label"].startswith(f"{PAGE_SIZE + 1}. ")
+    assert menu["options"][0]["label"] == f"Cell {PAGE_SIZE + 1}"
     index = PAGE_SIZE
     x, y = cells[index]
-    assert f"({x}, {y})" in menu["options"][0]["label"]
     await press(world, user, prompt, menu["custom_id"], [str(index)])
     rotation = [b for b in prompt.buttons if ":rot:" in b["custom_id"]]
     if rotation:  # one rotation only: no rotation step
@@ -162,7 +161,12 @@ def test_placements_keep_each_cell_in_one_select_and_overflow_to_the_prompt() ->
     assert items is not None
     menus = _selects(items)
     assert [len(m.options) for m in menus] == [24, 12], "six whole cells, then three"
-    assert menus[0].options[0].label == "Cell 1, turned 0°"
+    assert [o.label for o in menus[0].options[:4]] == [
+        "Cell 1, as drawn",
+        "Cell 1, turned right",
+        "Cell 1, upside down",
+        "Cell 1, turned left",
+    ]
     assert menus[1].options[0].value == "6.0"
     assert [m.placeholder for m in menus] == ["Place the tile: 1–6", "Place the tile: 7–9"]
     many = {(x, 0): [0, 90, 180, 270] for x in range(26)}  # 104: more than four selects hold
@@ -174,5 +178,5 @@ def test_a_single_placement_is_one_button_that_says_it() -> None:
 
     items = placement_controls(1, 2, {(3, 4): [90]}, [(3, 4)])
     assert items is not None
-    assert [i.item.label for i in items] == ["Place the tile: Cell 1, turned 90°"]
+    assert [i.item.label for i in items] == ["Place the tile: Cell 1, turned right"]
     assert isinstance(items[0].item, discord.ui.Button)

@@ -7,7 +7,13 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.race_prompts import card_prompt, choices, hand_prompt, single_move
+from bot.discord_ui.race_prompts import (
+    card_prompt,
+    choices,
+    hand_prompt,
+    moves_prompt,
+    single_move,
+)
 from bot.discord_ui.rendering import Renderer
 from bot.effects import PrivateInfo
 from bot.table_model import Phase, Seat, TableRecord
@@ -80,6 +86,36 @@ async def test_dog_fold_is_the_only_action_without_a_move() -> None:
     assert labels == {"1. 3": True, "2. 5": True, "Fold": False}
 
 
+async def test_a_forced_discard_says_which_pawn_blocks_the_way() -> None:
+    """T-5.3: a guarded pawn on its start field in the way; the engine's facts say whose."""
+    from engine import tock
+
+    state = tock.from_position(
+        {
+            "game": "tock",
+            "players": 2,
+            "pawns": {"0": ["r31"], "2": ["r36*"]},
+            "hands": {"0": ["6", "9"], "2": ["2"]},
+            "turn": 0,
+        }
+    )
+    legal = tuple(str(m) for m in tock.legal_moves(state))
+    assert legal == ("6:D", "9:D")
+    stuck = tock.stuck_reason(state)
+    view = {"hand": ["6", "9"], "phase": "play"}
+    prompt = await hand_prompt(DESK, info(view, legal, stuck=stuck), locale="en")
+    assert prompt.content == (
+        "None of your cards can move a pawn: the way is blocked by Yellow's pawn on its "
+        "start field. Discard one card."
+    )
+    nothing_out = info(view, legal, stuck={"reason": "kennel", "colour": 0})
+    german = await hand_prompt(DESK, nothing_out, locale="de")
+    assert german.content == (
+        "Alle deine Figuren sind im Startbereich und keine deiner Karten bringt eine heraus: "
+        "Wirf eine Karte ab."
+    )
+
+
 async def test_exchange_prompt_shows_pick_and_received_card_privately() -> None:
     view = {"hand": ["2", "K", "Q", "Q"], "phase": "exchange", "my_pick": None, "received": "K"}
     prompt = await hand_prompt(DESK, info(view, ("G:2", "G:K", "G:Q")))
@@ -120,6 +156,16 @@ def test_many_split_sevens_go_segment_by_segment_biggest_effect_first() -> None:
     offered = choices(info(view, legal, seven_starts=starts), "7")
     assert offered[:2] == ["7:r69-h0.1", "7:r5-r40"], "home first, then a capture"
     assert set(offered) == set(starts["7"])
+
+
+def test_the_moves_of_a_joker_say_the_kind_in_the_case_of_the_title() -> None:
+    legal = ("X=J:r5<>r40", "X=J:r40<>r5")
+    joker = info({"game": "dog", "hand": ["X"]}, legal)
+    assert moves_prompt(joker, "X=J", locale="de").content == "Züge mit dem Joker als Buben:"
+    assert moves_prompt(joker, "X=J", locale="en").content == "Moves with the joker as a Jack:"
+    assert moves_prompt(joker, "X=J", locale="hu").content == (
+        "Lehetséges lépések – joker (bubi helyett):"
+    )
 
 
 async def test_the_joker_offers_every_kind_in_one_list() -> None:

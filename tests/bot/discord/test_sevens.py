@@ -112,7 +112,7 @@ async def test_a_joker_played_as_a_seven(world: World) -> None:
             index = race_prompts.choices(info, "X").index(as_seven[0])
             await choose(world, world.alice, prompt, "X", index, stats)
         elif len(as_seven) > 1:
-            assert "joker as 7" in prompt.content
+            assert "joker as a 7" in prompt.content
             await choose(world, world.alice, prompt, "X=7", 0, stats)
         while not prompt.content.startswith("You played"):
             await choose(world, world.alice, prompt, "S", 0, stats)
