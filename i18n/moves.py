@@ -68,18 +68,22 @@ def _effects(
     """What a move does beyond moving: pawns it sends home, the seat a 10 bans."""
     viewer = view.get("viewer")
     said: list[Message] = []
+    captured: dict[int, int] = {}  # seat -> pawns sent back: a 7 may send two of one seat's
     for event in events:
         kind, seat = event.get("kind"), event.get("seat")
         if not isinstance(seat, int):
             continue
         if kind == "capture":
-            if seat == viewer:
-                said.append(msg("move.effect.captures_own"))
-            else:
-                said.append(msg("move.effect.captures", name=_seat_word(names, seat)))
+            captured[seat] = captured.get(seat, 0) + 1
         elif kind == "ban":
             said.append(msg("move.effect.bans", name=_seat_word(names, seat)))
-    return said
+    sent = [
+        msg("move.effect.captures_own", count=count)
+        if seat == viewer
+        else msg("move.effect.captures", name=_seat_word(names, seat), count=count)
+        for seat, count in captured.items()
+    ]
+    return [*sent, *said]
 
 
 def race_label(
@@ -170,7 +174,8 @@ def counted_effects(effects: Sequence[Any]) -> list[Any]:
     kennels``): for a menu with no room for every name."""
     captures = [e for e in effects if getattr(e, "key", "").startswith("move.effect.captures")]
     rest = [e for e in effects if e not in captures]
-    counted = [msg("move.effect.captures_count", count=len(captures))] if captures else []
+    sent = sum(int(getattr(e, "params", {}).get("count", 1)) for e in captures)
+    counted = [msg("move.effect.captures_count", count=sent)] if captures else []
     return counted + rest
 
 

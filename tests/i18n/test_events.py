@@ -68,7 +68,7 @@ def test_race_places_are_counted_from_the_pawns_own_start() -> None:
     assert place_words("r13", 1, BOARD).text("en") == "3 fields before its start"
     assert place_words("r16", 1, BOARD, own=True).text("en") == "your start field"
     assert place_words("r17", 1, BOARD).text("de") == "1 Feld nach ihrem Start"
-    assert place_words("h1.2", 1, BOARD, own=True).text("en") == "your home 2"
+    assert place_words("h1.2", 1, BOARD, own=True).text("en") == "home 2"  # "your pawn … → home 2"
 
 
 def test_race_events_name_seats_by_colour_and_never_notation() -> None:

@@ -17,7 +17,7 @@ def test_labels_in_words() -> None:
     assert move_label("F", VIEW, NAMES).startswith("Fold")
     assert move_label("K:E1", VIEW, NAMES) == "K: bring out a pawn of Bob"
     assert move_label("3:r17-h0.2", VIEW, NAMES) == (
-        "3: your pawn 17 fields past your start → your home 2"
+        "3: your pawn 17 fields past your start → home 2"
     )
     assert move_label("X=7:r17-r24", VIEW, NAMES) == (
         "Joker as 7: your pawn 17 → 24 fields past your start (7 steps)"
@@ -38,6 +38,13 @@ def test_labels_say_what_a_move_does() -> None:
         " — sends Bob's pawn back to its kennel"
     )
     assert move_label("10:r17-r27", VIEW, NAMES, events=ban).endswith(" — Bob must then discard")
+
+
+def test_a_seven_that_sends_two_pawns_of_one_player_back_says_so_once() -> None:
+    twice = [{"kind": "capture", "seat": 1, "data": {}}] * 2
+    label = move_label("7:r17-r18,r30-r36", VIEW, NAMES, events=twice)
+    assert label.endswith(" — sends 2 of Bob's pawns back to their kennel"), label
+    assert label.count("Bob") == 1, label
 
 
 def test_card_of_move() -> None:
