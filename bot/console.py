@@ -524,9 +524,7 @@ async def _loop(
             except EOFError:
                 return _saved(console, table, locale, db)
         last_person = seat.user_id
-        for said in news.pop(seat.user_id, []):
-            console.print(f"[cyan]{escape(said)}[/]")
-        _prompt_table(console, table, info, locale, images)
+        _prompt_table(console, table, info, locale, images, news.pop(seat.user_id, []))
         try:
             answer = ask(t("console.ask", locale) + " ").strip()
         except EOFError:
@@ -580,11 +578,18 @@ async def _print_history(
 
 
 def _prompt_table(
-    console: Console, table: TableRecord, info: Any, locale: str, images: _Images | None = None
+    console: Console,
+    table: TableRecord,
+    info: Any,
+    locale: str,
+    images: _Images | None = None,
+    news: Sequence[str] = (),
 ) -> None:
     view = info.view or {}
     who = _seat_label(table, info.seat, locale)
     console.print(f"\n[bold]{escape(t('console.your_decision', locale, who=who))}[/]")
+    for said in news:  # what only this seat was told, under its name
+        console.print(f"[cyan]{escape(said)}[/]")
     for line in status_words(view, table, locale):
         console.print(f"[dim]{escape(line)}[/]")
     if view.get("hand") is not None:

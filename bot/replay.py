@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.table_core import apply_entry
-from bot.table_history import EventFacts, public_events, reader_history
+from bot.table_history import EventFacts, reader_history, told_events
 from bot.table_model import LogEntry, LogKind, TableRecord
 
 
@@ -79,6 +79,7 @@ def entry_events(
     for position in range(begin, len(entries)):
         after = apply_entry(module, state, entries[position])
         if position >= start:
-            told[position] = () if after is state else public_events(after)
+            entry = entries[position]
+            told[position] = () if after is state else told_events(module, state, after, entry.seat)
         state = after
     return told

@@ -57,6 +57,54 @@ def public_events(state: Any) -> tuple[EventFacts, ...]:
     return tuple(e.to_json() for e in events if getattr(e, "public", True))
 
 
+def stuck_reason(module: Any, old: Any, new: Any, seat: int) -> dict[str, Any] | None:
+    """Why ``seat`` had no card to play, when the action that turned ``old`` into ``new`` was
+    its forced discard or fold (the engine's facts, asked of the state before it); None for
+    any other action.
+
+    Asked only then: working it out generates moves again, which no other turn needs.
+    """
+    explain = getattr(module, "stuck_reason", None)
+    if explain is None:
+        return None
+    forced = any(
+        e.seat == seat
+        and (
+            e.kind == "fold"
+            or (e.kind == "discard" and not e.data.get("banned") and not e.data.get("auto"))
+        )
+        for e in getattr(new, "events", ()) or ()
+    )
+    if not forced:
+        return None
+    facts: dict[str, Any] | None = explain(old, seat)
+    return facts
+
+
+def with_stuck(
+    events: Sequence[EventFacts], seat: int, stuck: Mapping[str, Any] | None
+) -> tuple[EventFacts, ...]:
+    """``events`` with the reason of a forced discard or fold in that event's data."""
+    if stuck is None:
+        return tuple(events)
+    return tuple(
+        {**e, "data": {**(e.get("data") or {}), "stuck": dict(stuck)}}
+        if e.get("seat") == seat and e.get("kind") in ("discard", "fold")
+        else e
+        for e in events
+    )
+
+
+def told_events(module: Any, old: Any, new: Any, seat: int | None) -> tuple[EventFacts, ...]:
+    """What the thread is told of the action that turned ``old`` into ``new``: its public
+    events, a forced discard or fold with its reason. The thread when it happens and the log
+    replayed later both say this."""
+    events = public_events(new)
+    if seat is None:
+        return events
+    return with_stuck(events, seat, stuck_reason(module, old, new, seat))
+
+
 class HistoryKind(enum.StrEnum):
     """What a history entry tells."""
 

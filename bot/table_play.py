@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.effects import Effects
 from bot.table_core import Conflict, LiveTable
+from bot.table_history import stuck_reason
 from bot.table_model import (
     IllegalMoveError,
     LogEntry,
@@ -112,7 +113,7 @@ class PlayMixin(UpdatesMixin):
             state, text = module.auto_action(live.state, seat), ""
         else:
             state, text = module.leave(live.state, seat), ""
-        stuck = self._stuck_reason(module, live.state, state, seat)
+        stuck = stuck_reason(module, live.state, state, seat)
         version = live.record.version + 1
         entry = LogEntry(live.record.log_length, kind, seat, text, version)
         record = self._after_action(live.record, module, state, version, before)
@@ -122,29 +123,6 @@ class PlayMixin(UpdatesMixin):
             live, effects, kind, seat, text, secret=secret, changed=changed, stuck=stuck
         )
         self._private_updates(live, effects, actor=seat, previous=before)
-
-    @staticmethod
-    def _stuck_reason(module: Any, old: Any, new: Any, seat: int) -> dict[str, Any] | None:
-        """Why ``seat`` had no card to play, when its action was a forced discard or fold
-        (the engine's facts, asked of the state before it); None for any other action.
-
-        Asked only then: working it out generates moves again, which no other turn needs.
-        """
-        explain = getattr(module, "stuck_reason", None)
-        if explain is None:
-            return None
-        forced = any(
-            e.seat == seat
-            and (
-                e.kind == "fold"
-                or (e.kind == "discard" and not e.data.get("banned") and not e.data.get("auto"))
-            )
-            for e in getattr(new, "events", ()) or ()
-        )
-        if not forced:
-            return None
-        facts: dict[str, Any] | None = explain(old, seat)
-        return facts
 
     def _after_action(
         self,

@@ -11,18 +11,11 @@ from typing import Any
 
 from bot.effects import Effects, PrivateUpdate, PublicUpdate
 from bot.table_core import LiveTable, TableCore
-from bot.table_history import is_secret_move, public_events
+from bot.table_history import is_secret_move, public_events, with_stuck
 from bot.table_model import LogKind, Phase, TableRecord
 from i18n.events import action_message, card_word, event_lines, event_messages
 from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
-
-
-def _with_stuck(event: Mapping[str, Any], seat: int, stuck: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``event`` with the reason of a forced discard or fold in its data, if it is that."""
-    if event.get("seat") != seat or event.get("kind") not in ("discard", "fold"):
-        return event
-    return {**event, "data": {**(event.get("data") or {}), "stuck": dict(stuck)}}
 
 
 class UpdatesMixin(TableCore):
@@ -83,7 +76,7 @@ class UpdatesMixin(TableCore):
         # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
         # any decision taken while several seats decide at once is treated as secret.
         secret = secret or is_secret_move(record.game, text)
-        said = events if stuck is None else tuple(_with_stuck(e, seat, stuck) for e in events)
+        said = with_stuck(events, seat, stuck)
         details = self._event_messages(record, view, said)
         head: Message | None = None
         if kind == LogKind.AUTO:
