@@ -145,6 +145,27 @@ def event_message(
         return msg("event.unknown")
 
 
+#: Race events after which the pawns they knocked out are told: the move comes first.
+_KNOCKING = frozenset({"move", "bring_out", "swap"})
+
+
+def told_order(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """``events`` in the order a player tells them: the engine reports a pawn sent back to
+    its kennel before the move that lands on it; a player says the move first ("Green
+    brings a pawn out onto its start field. Red's pawn is sent back to its kennel.")."""
+    told: list[Mapping[str, Any]] = []
+    waiting: list[Mapping[str, Any]] = []
+    for event in events:
+        if event.get("kind") == "capture":
+            waiting.append(event)
+            continue
+        told.append(event)
+        if event.get("kind") in _KNOCKING:
+            told += waiting
+            waiting = []
+    return told + waiting
+
+
 def event_messages(
     events: Sequence[Mapping[str, Any]],
     *,
@@ -152,8 +173,9 @@ def event_messages(
     names: Names = None,
     board: Mapping[str, Any] | None = None,
 ) -> list[Message]:
-    """The sentences of ``events`` that are said at all, in order (see :func:`event_message`)."""
-    said = (event_message(e, game=game, names=names, board=board) for e in events)
+    """The sentences of ``events`` that are said at all, in the order a player tells them
+    (:func:`told_order`; see :func:`event_message`)."""
+    said = (event_message(e, game=game, names=names, board=board) for e in told_order(events))
     return [m for m in said if m is not None]
 
 

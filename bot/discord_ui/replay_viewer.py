@@ -22,7 +22,7 @@ from bot.discord_ui.translator import locale_of
 from bot.replay import PublicStep
 from bot.table_model import TableError, TableNotFound, TableRecord
 from i18n import t
-from i18n.events import event_text
+from i18n.events import event_text, told_order
 
 if TYPE_CHECKING:
     from bot.discord_ui.frontdesk import FrontDesk
@@ -57,7 +57,7 @@ def caption(
     board = None if table.game == "carcassonne" else step.view.get("board")
     said = (
         event_text(e, locale, game=table.game, names=names, board=board)
-        for e in step.view.get("events") or ()
+        for e in told_order(step.view.get("events") or ())
     )
     told = " ".join(text for text in said if text)
     return f"**{head}**\n{told or t('replay.quiet_step', locale)}"[:2000]

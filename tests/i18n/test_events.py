@@ -9,7 +9,14 @@ import pytest
 
 from engine import get_game
 from i18n.catalog import game_terms
-from i18n.events import event_message, event_text, feature_words, place_words, stuck_words
+from i18n.events import (
+    event_message,
+    event_messages,
+    event_text,
+    feature_words,
+    place_words,
+    stuck_words,
+)
 from i18n.message import list_words
 from tests.sentence_lint import problems
 
@@ -235,3 +242,16 @@ def test_placing_no_figure_reads_in_german_and_hungarian() -> None:
     (event,) = [e.to_json() for e in state.events if e.kind == "no_figure"]
     assert "keine Figur" in event_text(event, "de", game="carcassonne")
     assert "nem tesz le figurát" in event_text(event, "hu", game="carcassonne")
+
+
+def test_a_pawn_sent_home_is_told_after_the_move_that_lands_on_it() -> None:
+    played = {"kind": "play", "seat": 3, "data": {"card": "K", "move": "K:E"}}
+    out = {"kind": "bring_out", "seat": 3, "data": {"colour": 3}}
+    knocked = {"kind": "capture", "seat": 0, "data": {}}
+    said = " ".join(
+        m.text("en") for m in event_messages([played, knocked, out], game="tock", board=BOARD)
+    )
+    assert said == (
+        "Green plays a King. Green brings a pawn out onto its start field. "
+        "Red's pawn is sent back to its kennel."
+    )
