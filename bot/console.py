@@ -158,7 +158,7 @@ class _Images:
     ) -> None:
         self.console = console
         self.open_them = open_them
-        self.render: Callable[[Mapping[str, Any]], bytes] | None = None
+        self.render: Callable[..., bytes] | None = None
         self.out: Path | None = None
         if enabled:
             try:
@@ -171,13 +171,22 @@ class _Images:
             self.out.mkdir(parents=True, exist_ok=True)
         self.viewer = shutil.which("xdg-open") or shutil.which("open")
 
-    def show(self, table_id: int, update: PublicUpdate) -> Path | None:
+    def show(
+        self,
+        table_id: int,
+        update: PublicUpdate,
+        names: Sequence[str] | None = None,
+        locale: str = "en",
+    ) -> Path | None:
+        """Write the board of ``update`` as Discord draws it: the players' ``names`` (one per
+        seat of the view) and the words of ``locale``."""
         if self.render is None or self.out is None or update.view is None:
             return None
         try:
-            png = self.render(update.view)
+            png = self.render(update.view, names=names, locale=locale)
         except Exception as error:  # a drawing bug must not end the game
-            self.console.print(f"[red]Could not draw the board:[/] {error}")
+            said = t("console.draw_failed", locale, error=str(error))
+            self.console.print(f"[red]{escape(said)}[/]")
             return None
         path = self.out / f"table{table_id}-v{update.version:05d}.png"
         path.write_bytes(png)
@@ -374,7 +383,11 @@ def _show(
     if effects is None:
         return
     for update in effects.public:
-        path = images.show(effects.table.id, update)
+        table = effects.table
+        names = None
+        if update.view is not None:
+            names = [str(say(table.seat_label(s), locale)) for s in update.view.get("seats") or []]
+        path = images.show(table.id, update, names, locale)
         if quiet and not update.finished:
             continue
         style = "bold green" if update.finished else ("yellow" if update.actor is None else "")

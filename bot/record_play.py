@@ -56,7 +56,7 @@ def play_record(path: str, console: Console, images: Any, quiet: bool, locale: s
         move = step.get("move") or t(f"record.kind.{step['kind']}", locale)
         console.print(f"{step['index'] + 1:>4}. {who}: {move}", markup=False, highlight=False)
     update = PublicUpdate(int(data.get("table") or 0), "finished", "", len(data["steps"]), view)
-    drawn = images.show(update.table_id, update)
+    drawn = images.show(update.table_id, update, locale=locale)
     for seat in sorted(data["result"]["seats"], key=lambda s: (s["place"], s["seat"])):
         console.print(
             t(

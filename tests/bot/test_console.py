@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sqlite3
@@ -293,3 +294,35 @@ def test_a_jack_swap_typed_the_other_way_round_is_read_as_the_swap_meant() -> No
         "no legal swap: left as typed"
     )
     assert normalise_move("tock", "5:r30-r35", legal) == "5:r30-r35"
+
+
+def test_the_boards_it_writes_speak_the_players_language_and_name_the_players(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+
+    from rich.console import Console
+
+    import renderer
+    from bot import console as console_module
+    from bot.storage import open_storage
+    from bot.tables import TableService
+    from tests.renderer.pixels import recorded_texts
+
+    async def first_board() -> list[str]:
+        storage = await open_storage(":memory:")
+        service = TableService(storage, require_person=False)
+        created = await service.create(1, 1, "carcassonne", 7, "Anna", players=2, seed=3)
+        await service.add_bot(created.table.id, 7, "easy")
+        effects = await service.start_game(created.table.id, 7)
+        images = console_module._Images(str(tmp_path), False, Console(file=io.StringIO()))
+        renderer.clear_caches()
+        with recorded_texts() as drawn:
+            console_module._show(Console(file=io.StringIO()), images, effects, False, "hu")
+        await storage.close()
+        return [text for text, _size in drawn]
+
+    drawn = asyncio.run(first_board())
+    assert "Anna" in drawn, drawn  # the players, as the thread names them
+    assert "2. bot" in drawn, drawn
+    assert "Lerakandó lapka" in drawn, drawn  # Hungarian, not "Tile to place"
