@@ -99,6 +99,9 @@ def walk_words(
         if first > half and second > half:
             ring = int(board["ring"])
             return msg(f"where.{whose}.span_before", start=ring - first, count=ring - second)
+    if own and first == 0:
+        # "your pawn your start field → …" says "your" twice: "your pawn from your start …"
+        return msg("where.own.span_from_start", end=place_words(end, owner, board, own))
     return msg(
         "where.span",
         start=place_words(start, owner, board, own),

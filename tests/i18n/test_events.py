@@ -255,3 +255,12 @@ def test_a_pawn_sent_home_is_told_after_the_move_that_lands_on_it() -> None:
         "Green plays a King. Green brings a pawn out onto its start field. "
         "Red's pawn is sent back to its kennel."
     )
+
+
+def test_a_pawn_leaving_its_own_start_backwards_is_not_your_pawn_your_start() -> None:
+    from i18n.moves import race_label
+
+    view = {"viewer": 0, "board": BOARD, "pawns": {"0": ["r0"]}}
+    label = race_label("4:r0-r60", view, {})
+    assert label.text("en") == "4: your pawn from your start field → 4 fields before your start"
+    assert label.text("de") == "4: deine Figur vom Startfeld → 4 Felder vor deinem Start"
