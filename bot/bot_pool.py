@@ -39,6 +39,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.bots import SLOW_LEVELS, engine_move, random_chooser
+from engine.bots.hints import Hint
+from engine.bots.hints import hint as engine_hint
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +197,28 @@ class BotPool:
         game, view, level, legal, seed = args[:5]
         return random_chooser(game, view, level, legal, seed)
 
+    async def hint(self, game: str, view: Mapping[str, Any], seed: int, time_budget: float) -> Hint:
+        """A learner's hint (:func:`engine.bots.hints.hint`: the ``hard`` move and its
+        reasons), searched in a search worker in its turn with the bots' searches, so that a
+        second of search never holds this process's interpreter (and its event loop)."""
+        args = (game, dict(view), seed, time_budget, self.iterations)
+        await self._turn()
+        try:
+            loop = asyncio.get_running_loop()
+            for _attempt in range(2):
+                executor = self._search
+                if executor is None:
+                    raise RuntimeError("the bot pool is not running")
+                try:
+                    found: Hint = await loop.run_in_executor(executor, _hint, *args)
+                    return found
+                except BrokenProcessPool:
+                    log.error("a bot worker died; starting new workers")
+                    self._replace(executor)
+            return await asyncio.to_thread(_hint, *args)  # no worker lived: search here
+        finally:
+            self._release()
+
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         broken.shutdown(wait=False, cancel_futures=True)
         if broken is self._search:
@@ -223,6 +247,13 @@ class BotPool:
                 waiter.set_result(None)
                 return
         self._free += 1
+
+
+def _hint(
+    game: str, view: Mapping[str, Any], seed: int, time_budget: float, iterations: int | None
+) -> Hint:
+    """A hint, in a worker (a module-level function, so that it pickles by name)."""
+    return engine_hint(game, view, seed=seed, time_budget=time_budget, iterations=iterations)
 
 
 def _join(executors: list[ProcessPoolExecutor]) -> None:

@@ -63,9 +63,15 @@ class HintsMixin(UpdatesMixin):
             seed = (record.seed * 1_000_003 + record.version * 7919 + seat.index) % (1 << 63)
         from engine.bots.hints import hint
 
-        # The search takes up to a second: off the event loop, and outside the table's lock
-        # (the view is a snapshot; a hint for a turn that ended meanwhile is merely late).
-        found = await asyncio.to_thread(
-            hint, record.game, view, seed=seed, time_budget=self.hint_time_budget
-        )
+        # The search takes up to a second: outside the table's lock (the view is a snapshot;
+        # a hint for a turn that ended meanwhile is merely late), and in the bot pool's
+        # workers when the bots play there (a thread here would share the event loop's
+        # interpreter for that second).
+        search = getattr(self.choose_bot_move, "hint", None)
+        if search is not None:
+            found = await search(record.game, view, seed, self.hint_time_budget)
+        else:
+            found = await asyncio.to_thread(
+                hint, record.game, view, seed=seed, time_budget=self.hint_time_budget
+            )
         return TableHint(seat.index, found.move, found.reasons, view)

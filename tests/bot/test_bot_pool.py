@@ -240,3 +240,45 @@ def test_the_bot_workers_are_set_in_the_environment(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("BOT_WORKERS", "0")
     with pytest.raises(ValidationError, match="BOT_WORKERS"):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+async def test_a_hint_is_searched_in_a_worker_and_is_the_in_process_hint(
+    pool_positions: list[tuple[str, dict[str, Any], list[str]]],
+) -> None:
+    from engine.bots.hints import hint
+
+    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        for number, (game, view, _legal) in enumerate(pool_positions[::3]):
+            here = hint(game, view, seed=number, time_budget=BUDGET, iterations=ITERATIONS)
+            assert await pool.hint(game, view, number, BUDGET) == here, game
+
+
+async def test_the_service_asks_the_pool_for_hints_when_its_bots_play_there() -> None:
+    from bot.storage import open_storage
+    from bot.tables import TableService
+
+    asked: list[str] = []
+
+    class Pool:
+        async def __call__(self, *args: Any) -> str:
+            raise AssertionError("no bot plays at this table")
+
+        async def hint(self, game: str, view: Any, seed: int, budget: float) -> Any:
+            from engine.bots.hints import hint
+
+            asked.append(game)
+            return hint(game, view, seed=seed, time_budget=budget, iterations=ITERATIONS)
+
+    storage = await open_storage(":memory:")
+    service = TableService(storage, choose_bot_move=Pool())
+    created = await service.create(1, 1, "tock", 1, "P1", players=2, hints=True, seed=5)
+    await service.join(created.table.id, 2, "P2")
+    await service.start_game(created.table.id, 1)
+    view = await service.public_view(created.table.id)
+    table = await service.get(created.table.id)
+    user = next(s.user_id for s in table.seats if s.index == view["to_act"][0])
+    assert user is not None
+    found = await service.hint(created.table.id, user)
+    await storage.close()
+    assert asked == ["tock"]  # the search ran where the pool put it, not in a thread here
+    assert found.move in (await service.private_info(created.table.id, user)).legal_moves
