@@ -214,7 +214,7 @@ class _Images:
             elif view.get("phase") == "figure":
                 x, y = (view.get("last_tiles") or {})[str(view.get("viewer"))]
                 placed = next(b for b in view["board"] if b["x"] == x and b["y"] == y)
-                spots = list(dict.fromkeys(m.partition(":")[2] for m in legal if ":" in m))
+                spots = list(_spot_letters("carcassonne", legal))  # lettered A, B, … in order
                 png = renderer.render_figure_spots(
                     view, x, y, placed["rot"], placed["tile"], spots, locale=locale
                 )
@@ -619,14 +619,27 @@ def _prompt_table(
     moves.add_column(t("console.column.meaning", locale))
     moves.add_column(t("console.column.notation", locale), style="dim")
     cells = _cell_numbers(table.game, info.legal_moves)
+    spots = _spot_letters(table.game, info.legal_moves)
     for number, text in enumerate(info.legal_moves, start=1):
         label = info.labels[number - 1].text(locale) if number <= len(info.labels) else text
         cell, at, rot = text.partition("@")
         if at and cell in cells:  # the number the placement image shows for that cell
             turn = t(f"tile.turned.{int(rot) % 360}", locale)
             label = t("console.cell", locale, number=cells[cell], turn=turn)
+        spot = text.partition(":")[2]
+        if spot in spots:  # the letter the figure-spot image shows for that spot
+            label = t("console.spot", locale, letter=spots[spot], label=label)
         moves.add_row(str(number), escape(label), escape(text))
     console.print(moves)
+
+
+def _spot_letters(game: str, legal: Sequence[str]) -> dict[str, str]:
+    """Carcassonne's figure spots, lettered in the order the figure-spot image letters them
+    (:meth:`_Images.choices` draws the spots of ``legal`` in this order)."""
+    if game != "carcassonne":
+        return {}
+    spots = list(dict.fromkeys(m.partition(":")[2] for m in legal if ":" in m))
+    return {spot: chr(ord("A") + index) for index, spot in enumerate(spots)}
 
 
 def _cell_numbers(game: str, legal: Sequence[str]) -> dict[str, int]:

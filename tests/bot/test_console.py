@@ -326,3 +326,16 @@ def test_the_boards_it_writes_speak_the_players_language_and_name_the_players(
     assert "Anna" in drawn, drawn  # the players, as the thread names them
     assert "2. bot" in drawn, drawn
     assert "Lerakandó lapka" in drawn, drawn  # Hungarian, not "Tile to place"
+
+
+def test_figure_spots_are_listed_with_the_letters_of_their_image(tmp_path: Path) -> None:
+    db, boards = str(tmp_path / "p.db"), str(tmp_path / "boards")
+    result = _play(
+        ["carcassonne", "--players", "2", "--seed", "5", "--db", db, "--out", boards],
+        stdin="1\nq\n",  # place the tile the first way; the figure step follows
+    )
+    assert result.returncode == 0, result.stderr
+    figure_step = result.stdout.rpartition("spots.png")[2]
+    letters = re.findall(r"\b([A-Z]) — follower", figure_step)
+    assert letters == ["A", "B", "C"][: len(letters)], figure_step
+    assert len(letters) >= 2, figure_step  # a road and a field at least
