@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.effects import Effects, PublicUpdate
 from bot.table_core import Conflict, LiveTable
+from bot.table_history import public_events
 from bot.table_model import (
     ABSENT_POLICIES,
     BOT_LEVELS,
@@ -373,7 +374,7 @@ class LobbyMixin(UpdatesMixin):
                 view,
                 tuple(view["to_act"]),
                 actor=seat.index,
-                events=self._public_events(state) if entry.kind == LogKind.LEAVE else (),
+                events=public_events(state) if entry.kind == LogKind.LEAVE else (),
                 finished=new.phase == Phase.FINISHED,
                 winners=new.winners,
             )

@@ -25,10 +25,6 @@ class UpdatesMixin(TableCore):
         return PublicUpdate(record.id, kind, text, record.version)
 
     @staticmethod
-    def _public_events(state: Any) -> tuple[Mapping[str, Any], ...]:
-        return public_events(state)
-
-    @staticmethod
     def _event_names(record: TableRecord) -> dict[int, Any] | None:
         """How event sentences name seats: Carcassonne by the people at the table (its board
         shows names), race games by colour (their board shows colours)."""
@@ -71,7 +67,7 @@ class UpdatesMixin(TableCore):
         record = live.record
         module = self._game(live)
         view = live.public_view(module)
-        events = self._public_events(live.state)
+        events = public_events(live.state)
         name = record.seat_label(seat)
         # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
         # any decision taken while several seats decide at once is treated as secret.
