@@ -169,9 +169,12 @@ class TableService(
         self._clock_task: asyncio.Task[None] | None = None
         self._histories = {}  # finished tables' public histories (bot.table_results)
 
-    async def start(self) -> None:
+    async def start(self, owns_guild: Callable[[int], bool] | None = None) -> None:
         """Re-arm the turn clocks of this process's guilds, store the results a crash left
-        unstored, and start the clock loop."""
+        unstored, and start the clock loop. ``owns_guild`` (when given) replaces the one
+        of the constructor: a front end knows its guilds only once it is connected."""
+        if owns_guild is not None:
+            self.owns_guild = owns_guild
         await self.recover_results()
         for record in await self.storage.tables_with_deadline():
             if self.owns_guild(record.guild_id):
@@ -189,6 +192,20 @@ class TableService(
             with contextlib.suppress(asyncio.CancelledError):
                 await self._clock_task
             self._clock_task = None
+
+    async def results_to_post(self) -> list[TableRecord]:
+        """This process's finished tables whose results post has not reached their thread
+        yet, oldest first (a crash or a refused post left them)."""
+        found: list[TableRecord] = []
+        for table_id in await self.storage.unposted_results():
+            record = await self.storage.load_table(table_id)
+            if record is not None and self.owns_guild(record.guild_id):
+                found.append(record)
+        return found
+
+    async def results_posted(self, table_id: int) -> None:
+        """Note that the table's results post reached its thread (it is not posted again)."""
+        await self.storage.mark_posted(check_table_id(table_id))
 
     async def get(self, table_id: int) -> TableRecord:
         """The table; :class:`TableNotFound` if there is none."""
