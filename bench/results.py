@@ -20,11 +20,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.results import GameResult, SeatResult
+from bot.after_game.game_result import GameResult, SeatResult
+from bot.model.table import Phase, Seat, TableRecord
+from bot.service import TableService
 from bot.storage import open_storage
 from bot.storage.base import Storage
-from bot.table_model import Phase, Seat, TableRecord
-from bot.tables import TableService
 
 BUDGET_MS = 50.0
 GUILD = 424_242_424_242_424_242

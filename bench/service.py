@@ -34,10 +34,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from bot.bots import random_chooser
+from bot.bots.choosers import random_chooser
 from bot.gc_tuning import tune_gc, untune_gc
+from bot.service import Phase, TableService
 from bot.storage import open_storage
-from bot.tables import Phase, TableService
 
 GAMES: tuple[tuple[str, int], ...] = (("tock", 4), ("dog", 4), ("carcassonne", 2))
 

@@ -33,13 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     rebuild = sub.add_parser(
         "rebuild-ratings", help="recompute every rating from the stored results and exit"
     )
-    from bot.ratings_cli import add_rebuild_arguments
+    from bot.console.ratings_cli import add_rebuild_arguments
 
     add_rebuild_arguments(rebuild)
 
     play = sub.add_parser("play", help="play a table in this terminal")
     try:
-        from bot.console import add_play_arguments
+        from bot.console.play import add_play_arguments
     except ImportError:  # the terminal front end is optional for `run` and `sync-commands`
         play.add_argument("game", choices=("tock", "dog", "carcassonne"))
     else:
@@ -67,11 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``poeppel`` console script."""
     args = parse_args(argv)
     if args.command == "play":
-        from bot.console import run_play
+        from bot.console.play import run_play
 
         return run_play(args)
     if args.command == "rebuild-ratings":
-        from bot.ratings_cli import run_rebuild
+        from bot.console.ratings_cli import run_rebuild
 
         return run_rebuild(args)
 

@@ -242,7 +242,7 @@ def _draw_private(collected: Collected, info: Any, locales: Sequence[str]) -> No
     """The images of a person's prompt, in ``locales``: the hand (race games), the placed
     tile with its figure spots lettered (Carcassonne, the figure step)."""
     import renderer
-    from bot.console import placements_of
+    from bot.console.play import placements_of
 
     view = info.view or {}
     game = info.table.game
@@ -300,12 +300,12 @@ async def play_and_collect(
     time, taking turns) and at the end (the final board and the results, in every language)
     and collects their texts: drawing costs more than playing, so the lint draws a share.
     """
-    from bot.bots import random_chooser
+    from bot.bots.choosers import random_chooser
     from bot.discord_ui.publisher import turn_line
     from bot.discord_ui.texts import lobby_text
+    from bot.model.table import TableError
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.table_model import TableError
-    from bot.tables import TableService
 
     game, players, options = FAMILIES[family]
     use_game_terms(game)  # as the front ends say a table's messages: in its game's words
@@ -408,7 +408,7 @@ class _RecordingConsole(Console):
         self.rows = 0  # the moves offered by the last table printed
         self.asked = False  # a moves table was printed since the last answer
         self.logging = False  # the person typed log: the moves so far are printed
-        from bot.console import poeppel_command
+        from bot.console.play import poeppel_command
 
         self.command = poeppel_command()
 
@@ -460,7 +460,8 @@ async def play_console_and_collect(
     """
     from unittest import mock
 
-    from bot import bots, console
+    from bot.bots import choosers as bots
+    from bot.console import play as console
 
     game, players, options = FAMILIES[family]
     rng = random.Random(seed)

@@ -1,7 +1,7 @@
 """The Discord front end of Pöppel (named ``discord_ui`` so it never shadows ``discord``).
 
-A thin layer: it turns interactions into :class:`bot.tables.TableService` calls and the
-service's :class:`bot.effects.Effects` into messages. The service decides everything.
+A thin layer: it turns interactions into :class:`bot.service.TableService` calls and the
+service's :class:`bot.model.effects.Effects` into messages. The service decides everything.
 
 Modules:
 

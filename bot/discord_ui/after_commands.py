@@ -61,7 +61,7 @@ async def finished_tables(interaction: Interaction, current: str) -> list[app_co
     """The finished tables of this channel (or of the channel a thread belongs to), newest
     first."""
     from bot.discord_ui.translator import locale_of
-    from bot.table_model import Phase
+    from bot.model.table import Phase
 
     if interaction.guild_id is None or interaction.channel is None:
         return []

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.after_game.records import dumps
+from bot.after_game.standings import user_player
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import ControlId, control_id
 from bot.discord_ui.publisher import send_with_retry
@@ -27,10 +29,7 @@ from bot.discord_ui.results_texts import (
 )
 from bot.discord_ui.texts import seat_names
 from bot.discord_ui.translator import locale_of
-from bot.records import dumps
-from bot.table_model import TableError, TableRecord
-from bot.table_rematch import reserved_seats
-from bot.table_results import user_player
+from bot.model.table import TableError, TableRecord, reserved_seats
 from i18n import t
 
 if TYPE_CHECKING:

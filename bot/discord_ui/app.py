@@ -17,7 +17,7 @@ import discord
 import discord.gateway
 import yarl
 
-from bot.bot_pool import BotPool
+from bot.bots.pool import BotPool
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
@@ -85,8 +85,8 @@ async def open_service(
     The service's listener (turn clock, bots after a timeout) is the desk, so every effect
     reaches Discord whoever caused it.
     """
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.tables import TableService
 
     storage = await open_storage(database_url)
     try:

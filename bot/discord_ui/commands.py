@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.discord_ui.translator import locale_of
-from bot.table_model import BOT_LEVELS, DEFAULT_BOT_LEVEL
+from bot.model.table import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from i18n import rules_games, rules_page, t
 from i18n.rules import RULES_TOPICS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.table_model import MAX_ID
+from bot.model.table import MAX_ID
 
 #: Discord refuses custom_ids longer than this.
 MAX_CUSTOM_ID = 100

@@ -31,9 +31,9 @@ from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import GAME_TITLES, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.discord_ui.typed_moves import MoveLists
-from bot.effects import Effects
-from bot.table_history import HistoryEntry
-from bot.table_model import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
+from bot.model.effects import Effects
+from bot.model.history import HistoryEntry
+from bot.model.table import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
 from i18n import t
 from i18n.catalog import use_game_terms
 from i18n.history import history_line
@@ -97,7 +97,7 @@ def display_name(user: discord.abc.User) -> str:
 
 
 class FrontDesk:
-    """The bridge between Discord and :class:`bot.tables.TableService`."""
+    """The bridge between Discord and :class:`bot.service.TableService`."""
 
     def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
         self.renderer = renderer or Renderer.load()

@@ -1,6 +1,6 @@
 """A learner's hint in words: the bot's move as the prompts say it, and why, in one line.
 
-The service decides whether a hint may be given and asks the bot (:mod:`bot.table_hints`);
+The service decides whether a hint may be given and asks the bot (:mod:`bot.service.hints`);
 this module only says the answer: the move with the same labels the player's buttons use,
 and the bot's reasons (:mod:`engine.bots.hints`) from the ``hint.reason.*`` keys.
 """
@@ -17,7 +17,7 @@ from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import move_label, seat_name
-from bot.table_model import TableError, TableRecord
+from bot.model.table import TableError, TableRecord
 from i18n import t, tn
 
 if TYPE_CHECKING:

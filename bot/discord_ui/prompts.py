@@ -22,8 +22,8 @@ from bot.discord_ui.components import (
     select,
 )
 from bot.discord_ui.custom_ids import ControlId, control_id
-from bot.effects import PrivateInfo
-from bot.table_model import NotSeated, NotYourTurn, Phase, WrongPhase
+from bot.model.effects import PrivateInfo
+from bot.model.table import NotSeated, NotYourTurn, Phase, WrongPhase
 from i18n import t
 
 if TYPE_CHECKING:

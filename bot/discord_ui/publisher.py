@@ -22,8 +22,8 @@ from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
-from bot.effects import Effects, PublicUpdate
-from bot.table_model import BOT_LEVELS, Phase, TableRecord
+from bot.model.effects import Effects, PublicUpdate
+from bot.model.table import BOT_LEVELS, Phase, TableRecord
 from i18n import t
 from i18n.catalog import game_terms
 from i18n.events import tile_words

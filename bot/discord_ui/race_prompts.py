@@ -34,8 +34,8 @@ from bot.discord_ui.prompts import (
 )
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
 from bot.discord_ui.translator import locale_of
-from bot.effects import Effects, PrivateInfo
-from bot.table_model import Phase, TableError
+from bot.model.effects import Effects, PrivateInfo
+from bot.model.table import Phase, TableError
 from i18n import t
 from i18n.catalog import LOCALES, game_terms
 from i18n.events import card_as, card_short, card_word, colour, stuck_words

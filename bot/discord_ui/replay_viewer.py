@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.after_game.replay import PublicStep
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import ControlId, control_id
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import seat_names
 from bot.discord_ui.translator import locale_of
-from bot.replay import PublicStep
-from bot.table_model import TableError, TableNotFound, TableRecord
+from bot.model.table import TableError, TableNotFound, TableRecord
 from i18n import t
 from i18n.events import event_text, told_order
 

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 
 from babel.numbers import format_decimal
 
-from bot.ratings import Rating
-from bot.results import GameResult, SeatResult, seats_by_team
-from bot.table_results import HistoryPage, Leaderboard, PlayerStats
+from bot.after_game.game_result import GameResult, SeatResult, seats_by_team
+from bot.after_game.ratings import Rating
+from bot.after_game.standings import HistoryPage, Leaderboard, PlayerStats
 from i18n import normalise_locale, t, tn
 
 #: Discord's limit for a message's text.

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.table_model import Phase, TableRecord
+from bot.model.table import Phase, TableRecord
 from i18n import t
 from i18n.message import list_words, say
 from i18n.moves import race_label

@@ -39,7 +39,7 @@ from bot.discord_ui.prompts import (
     send_prompt,
 )
 from bot.discord_ui.translator import locale_of
-from bot.effects import PrivateInfo
+from bot.model.effects import PrivateInfo
 from i18n import t
 from i18n.events import feature_words, tile_words
 from i18n.message import Message, msg

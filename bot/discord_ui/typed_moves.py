@@ -21,8 +21,8 @@ from bot.discord_ui.prompts import OutOfDate
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import move_label, seat_name
 from bot.discord_ui.translator import locale_of
-from bot.effects import PrivateInfo
-from bot.table_model import NotSeated, NotYourTurn, Phase, TableError
+from bot.model.effects import PrivateInfo
+from bot.model.table import NotSeated, NotYourTurn, Phase, TableError
 from i18n import t
 
 if TYPE_CHECKING:

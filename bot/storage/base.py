@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.table_model import LogEntry, TableRecord
+from bot.model.table import LogEntry, TableRecord
 
 if TYPE_CHECKING:
-    from bot.ratings import Rating
-    from bot.results import GameResult
+    from bot.after_game.game_result import GameResult
+    from bot.after_game.ratings import Rating
 
     #: Computes a result's new ratings from the stored ones, inside the transaction that
     #: stores the result (so two results never rate from the same ratings).

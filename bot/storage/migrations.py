@@ -86,7 +86,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (
         3,
         (
-            # One row per finished table; ``summary`` is the JSON of bot.results.GameResult.
+            # One row per finished table; ``summary`` is the JSON of a GameResult
+            # (bot.after_game.game_result).
             # ``id`` orders the results: ratings are replayed in that order. ``posted`` is set
             # once the results post reached Discord (until then it is tried again).
             """CREATE TABLE results (

@@ -12,6 +12,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.model.table import LogEntry, Phase, TableRecord
 from bot.storage import migrations
 from bot.storage.postgres_results import PostgresResultsMixin
 from bot.storage.rows import (
@@ -33,7 +34,6 @@ from bot.storage.rows import (
     table_values,
     update_values,
 )
-from bot.table_model import LogEntry, Phase, TableRecord
 
 #: Serialises schema migrations of processes starting at the same moment.
 _MIGRATION_LOCK = 0x706F6570  # "poep"

@@ -8,8 +8,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.ratings import Rating
-from bot.results import GameResult
+from bot.after_game.game_result import GameResult
+from bot.after_game.ratings import Rating
 from bot.storage import results_rows as q
 from bot.storage.rows import numbered
 

@@ -1,5 +1,5 @@
 """The queries of results and ratings, shared by both back ends (``?`` parameters; PostgreSQL
-renumbers them), and the conversions between their rows and :mod:`bot.ratings` values."""
+renumbers them), and the conversions between their rows and :mod:`bot.after_game.ratings` values."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.ratings import Rating, new_rating
-from bot.results import GameResult
+from bot.after_game.game_result import GameResult
+from bot.after_game.ratings import Rating, new_rating
 
 if TYPE_CHECKING:
     from bot.storage.base import RateFunction as RateFunction

@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.table_model import LogEntry, LogKind, Phase, Seat, TableRecord
+from bot.model.table import LogEntry, LogKind, Phase, Seat, TableRecord
 
 #: The columns of ``tables`` that a write sets, in order (``id`` excluded).
 TABLE_COLUMNS: tuple[str, ...] = (

@@ -10,6 +10,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.model.table import LogEntry, Phase, TableRecord
 from bot.storage import migrations
 from bot.storage.rows import (
     BOARD_PHASES,
@@ -30,7 +31,6 @@ from bot.storage.rows import (
     update_values,
 )
 from bot.storage.sqlite_results import SqliteResultsMixin
-from bot.table_model import LogEntry, Phase, TableRecord
 
 
 class SqliteStorage(SqliteResultsMixin):

@@ -12,7 +12,7 @@ so that sorting them gives the CN-4.1 order. The river's open end moves with eac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from engine.carcassonne.tiles import (
     CITY,
@@ -25,9 +25,6 @@ from engine.carcassonne.tiles import (
     Rotated,
     opposite_half,
 )
-
-if TYPE_CHECKING:
-    from engine.carcassonne.state import State
 
 Cell = tuple[int, int]
 SEG_BITS = 4  # a tile has at most 16 segments (the largest has 9)
@@ -154,7 +151,22 @@ def _side_infos(tile: str, k: int) -> tuple[_SideInfo, ...]:
     return result
 
 
-def place_tile(state: State, tile: str, x: int, y: int, k: int) -> None:
+class Board(Protocol):
+    """What :func:`place_tile` reads and changes of a game state: the tiles, cells and
+    features of the map (``engine.carcassonne.state.State`` has them). A protocol, not the
+    class, so this module stays below the state that uses it (no import circle)."""
+
+    tiles: list[tuple[str, int, int, int]]
+    cells: dict[Cell, int]
+    parent: dict[int, int]
+    feats: dict[int, Feature]
+    frontier: dict[int, int]
+    open_monasteries: tuple[int, ...]
+    river_end: tuple[Cell, int] | None
+    last_bend: int
+
+
+def place_tile(state: Board, tile: str, x: int, y: int, k: int) -> None:
     """Put ``tile`` on the board (no legality check) and join its segments (K-2.5)."""
     tiles = state.tiles
     index = len(tiles)
@@ -214,7 +226,7 @@ def place_tile(state: State, tile: str, x: int, y: int, k: int) -> None:
         _advance_river(state, TILES[tile].rotations[k], cell)
 
 
-def _union(state: State, a: int, b: int, closed: int) -> None:
+def _union(state: Board, a: int, b: int, closed: int) -> None:
     parent = state.parent
     ra = parent.get(a, a)
     rb = parent.get(b, b)
@@ -235,7 +247,7 @@ def _union(state: State, a: int, b: int, closed: int) -> None:
         parent[sid] = ra
 
 
-def _advance_river(state: State, rt: Rotated, cell: Cell) -> None:
+def _advance_river(state: Board, rt: Rotated, cell: Cell) -> None:
     """Move the open river end past a river tile just placed (K-12.3, K-12.4)."""
     sides = rt.river_sides
     if state.river_end is None:

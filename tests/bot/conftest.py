@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
-from bot.clock import FakeClock
+from bot.bots.choosers import random_chooser
+from bot.model.clock import FakeClock
+from bot.service import TableService
 from bot.storage import open_storage
 from bot.storage.base import Storage
-from bot.tables import TableService
 from engine.protocol import (
     Event,
     IllegalMove,

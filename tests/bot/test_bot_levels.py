@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
-from bot.clock import FakeClock
+from bot.bots.choosers import random_chooser
+from bot.model.clock import FakeClock
+from bot.model.table import DEFAULT_BOT_LEVEL, LogKind, bot_level_of
+from bot.service import InvalidTableOptions, Phase, TableService
 from bot.storage.base import Storage
-from bot.table_model import DEFAULT_BOT_LEVEL, LogKind, bot_level_of
-from bot.tables import InvalidTableOptions, Phase, TableService
 from tests.bot.conftest import Recorder, load_game
 
 GUILD, CHANNEL = 100, 200

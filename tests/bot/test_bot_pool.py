@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.bot_pool import BotPool, machine_cores
-from bot.bots import engine_move
+from bot.bots.choosers import engine_move
+from bot.bots.pool import BotPool, machine_cores
 from bot.settings import Settings
 from engine import get_game
 from tests.bot.test_two_processes import process_env
@@ -158,7 +158,7 @@ def children(pid: int) -> list[int]:
 POOL_OWNER = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.bot_pool import BotPool
+    from bot.bots.pool import BotPool
 
     async def main():
         async with BotPool(2, nice=0) as pool:
@@ -254,8 +254,8 @@ async def test_a_hint_is_searched_in_a_worker_and_is_the_in_process_hint(
 
 
 async def test_the_service_asks_the_pool_for_hints_when_its_bots_play_there() -> None:
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.tables import TableService
 
     asked: list[str] = []
 

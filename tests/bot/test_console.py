@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import normalise_move, parse_option_values
+from bot.console.play import normalise_move, parse_option_values
 from engine.protocol import OptionSpec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,7 +225,7 @@ def test_option_values_are_typed_by_their_spec() -> None:
 def test_the_resume_command_works_from_where_the_user_is(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot import console
+    from bot.console import play as console
 
     bin_dir = tmp_path / ".venv" / "bin"
     bin_dir.mkdir(parents=True)
@@ -278,7 +278,7 @@ def test_help_lists_every_games_options() -> None:
 def test_typed_moves_are_forgiven_before_the_engine_reads_them(
     typed: str, legal: list[str], expected: str
 ) -> None:
-    from bot.console import normalise_move
+    from bot.console.play import normalise_move
 
     game = "carcassonne" if "@" in expected else "tock"
     assert normalise_move(game, typed, legal) == expected
@@ -304,9 +304,9 @@ def test_the_boards_it_writes_speak_the_players_language_and_name_the_players(
     from rich.console import Console
 
     import renderer
-    from bot import console as console_module
+    from bot.console import play as console_module
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.tables import TableService
     from tests.renderer.pixels import recorded_texts
 
     async def first_board() -> list[str]:

@@ -20,9 +20,9 @@ PERSON = 1
 
 
 async def _child(db: str, table_id: int | None, seed: int) -> None:
-    from bot.bots import random_chooser
+    from bot.bots.choosers import random_chooser
+    from bot.service import Phase, TableService
     from bot.storage import open_storage
-    from bot.tables import Phase, TableService
 
     storage = await open_storage(f"sqlite:///{db}")
     service = TableService(storage, choose_bot_move=random_chooser)
@@ -73,9 +73,9 @@ def _run_until_killed(db: Path, table_id: int | None, seed: int, acks: int) -> t
 
 async def _check(db: Path, table_id: int, version: int, log_length: int, *, finish: bool) -> None:
     """Every acknowledged move is stored; with ``finish``, a new service plays to the end."""
-    from bot.bots import random_chooser
+    from bot.bots.choosers import random_chooser
+    from bot.service import Phase, TableService
     from bot.storage import open_storage
-    from bot.tables import Phase, TableService
 
     storage = await open_storage(f"sqlite:///{db}")
     try:

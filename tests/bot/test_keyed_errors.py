@@ -13,7 +13,7 @@ import pkgutil
 from pathlib import Path
 
 import bot
-from bot.table_model import TableError
+from bot.model.table import TableError
 from i18n import keys
 
 ROOT = Path(bot.__file__).parent

@@ -17,8 +17,8 @@ import pytest_asyncio
 
 from bot.discord_ui.frontdesk import LOG_LINES, MESSAGE_LIMIT, log_text
 from bot.discord_ui.texts import seat_name
-from bot.table_history import HistoryKind
-from bot.tables import TableService
+from bot.model.history import HistoryKind
+from bot.service import TableService
 from i18n import LOCALES, t
 from i18n.catalog import game_terms
 from i18n.history import history_line
@@ -44,7 +44,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @pytest_asyncio.fixture(scope="module", loop_scope="module", params=sorted(TABLES))
 async def played(request: pytest.FixtureRequest) -> Any:
     """A finished table of people only (so each seat is a reader), and the thread's texts."""
-    from bot.bots import random_chooser
+    from bot.bots.choosers import random_chooser
     from bot.storage import open_storage
 
     game, players, options, seed, prefer = TABLES[request.param]

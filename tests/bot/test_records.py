@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.records import BadRecord, dumps, loads, replay_views
+from bot.after_game.records import BadRecord, dumps, loads, replay_views
+from bot.service import TableService
 from bot.storage.base import Storage
-from bot.tables import TableService
 from tests.bot.test_tables_games import play_whole_game
 
 GAMES = [

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.table_model import CannotStart, NotSeated, Phase, TableFull, WrongPhase
-from bot.table_rematch import reserved_seats
-from bot.tables import TableService
+from bot.model.table import CannotStart, NotSeated, Phase, TableFull, WrongPhase, reserved_seats
+from bot.service import TableService
 from tests.bot.test_tables_games import GUILD, play_whole_game
 
 

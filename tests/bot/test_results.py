@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
-from bot.ratings import groups, rate_result, rebuild
-from bot.results import GameResult, SeatResult, build_result
+from bot.after_game.game_result import GameResult, SeatResult, build_result
+from bot.after_game.ratings import groups, rate_result, rebuild
+from bot.bots.choosers import random_chooser
+from bot.model.table import Phase, Seat, TableRecord
+from bot.service import TableService
 from bot.storage.base import Storage
-from bot.table_model import Phase, Seat, TableRecord
-from bot.tables import TableService
 from tests.bot.test_tables_games import GUILD, play_whole_game
 
 GAMES = [

@@ -6,11 +6,11 @@ import json
 import sqlite3
 from pathlib import Path
 
-from bot.ratings import Rating, rate_result
-from bot.results import GameResult, SeatResult
+from bot.after_game.game_result import GameResult, SeatResult
+from bot.after_game.ratings import Rating, rate_result
+from bot.model.table import Phase, Seat, TableRecord
 from bot.storage import migrations, open_storage
 from bot.storage.base import Storage
-from bot.table_model import Phase, Seat, TableRecord
 from tests.bot.conftest import drop_postgres_database, postgres_or_skip
 
 GUILD = 5

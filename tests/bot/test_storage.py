@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.model.table import LogEntry, LogKind, Phase, Seat, TableRecord
 from bot.storage import make_storage, open_storage
 from bot.storage.base import Storage
 from bot.storage.migrations import MIGRATIONS
-from bot.table_model import LogEntry, LogKind, Phase, Seat, TableRecord
 
 
 def _record(guild: int = 1, channel: int = 10, **changes: object) -> TableRecord:

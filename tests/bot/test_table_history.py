@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from bot.model.history import HistoryEntry, HistoryKind, partners_of, reader_history
+from bot.model.table import LogEntry, LogKind, Phase
+from bot.service import TableService
 from bot.storage.base import Storage
-from bot.table_history import HistoryEntry, HistoryKind, partners_of, reader_history
-from bot.table_model import LogEntry, LogKind, Phase
-from bot.tables import TableService
 from i18n.history import history_line
 from tests.bot.discord.driving import move_score
 from tests.bot.test_tables_games import _seat, play_to_the_end

@@ -8,12 +8,10 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
-from bot.clock import FakeClock
-from bot.effects import Effects
-from bot.storage.base import Storage
-from bot.storage.sqlite import SqliteStorage
-from bot.tables import (
+from bot.bots.choosers import random_chooser
+from bot.model.clock import FakeClock
+from bot.model.effects import Effects
+from bot.service import (
     AlreadySeated,
     BadSeat,
     CannotStart,
@@ -30,6 +28,8 @@ from bot.tables import (
     TableService,
     WrongPhase,
 )
+from bot.storage.base import Storage
+from bot.storage.sqlite import SqliteStorage
 from tests.bot.conftest import load_game
 
 GUILD, CHANNEL = 100, 200

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.bots import random_chooser
-from bot.clock import FakeClock
+from bot.bots.choosers import random_chooser
+from bot.model.clock import FakeClock
+from bot.service import Phase, TableService
 from bot.storage.base import Storage
-from bot.tables import Phase, TableService
 from tests.bot.conftest import Recorder, load_game
 
 GUILD, CHANNEL, ANN, BOB = 100, 200, 1, 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.tables import NotYourTurn, StaleVersion, TableService
+from bot.service import NotYourTurn, StaleVersion, TableService
 from i18n.events import card_word
 from tests.bot.test_tables_games import _seat, assert_public
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from bot.bots import engine_chooser, random_chooser
-from bot.effects import Effects, PublicUpdate
+from bot.bots.choosers import engine_chooser, random_chooser
+from bot.model.effects import Effects, PublicUpdate
+from bot.service import Phase, StaleVersion, TableService
 from bot.storage.base import Storage
-from bot.tables import Phase, StaleVersion, TableService
 from i18n.events import card_word
 
 GUILD, CHANNEL = 7, 8

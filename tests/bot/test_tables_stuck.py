@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.tables import Phase, TableService
+from bot.service import Phase, TableService
 from engine import get_game
 from tests.bot.test_tables_games import _seat
 
@@ -38,7 +38,7 @@ async def test_a_forced_discard_or_fold_says_why_in_private_and_in_public(
             assert info.stuck is None
             await service.act(table_id, 1, rng.choice(info.legal_moves), info.table.version)
             continue
-        live = service._live[table_id]
+        live = service.store.cached(table_id)
         assert info.stuck == module.stuck_reason(live.state, info.seat)
         reason = str(info.stuck["reason"])
         effects = await service.act(table_id, 1, info.legal_moves[0], info.table.version)

@@ -25,14 +25,14 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
+from bot.bots.choosers import random_chooser
 from bot.discord_ui.app import open_service, syncs_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.rendering import Renderer
+from bot.model.table import LogEntry, LogKind, StaleVersion, TableRecord
+from bot.service import TableService
 from bot.settings import Settings
 from bot.storage import open_storage
-from bot.table_model import LogEntry, LogKind, StaleVersion, TableRecord
-from bot.tables import TableService
 from tests.bot.conftest import drop_postgres_database, postgres_database, require_postgres
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_race_turn
@@ -422,6 +422,7 @@ class HeldCommits:
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
+        self.holding = False  # set once both services are where the race begins
         self.reached = asyncio.Event()
         self.release = asyncio.Event()
 
@@ -429,8 +430,9 @@ class HeldCommits:
         return getattr(self.inner, name)
 
     async def commit(self, *args: Any, **kwargs: Any) -> bool:
-        self.reached.set()
-        await self.release.wait()
+        if self.holding:
+            self.reached.set()
+            await self.release.wait()
         return bool(await self.inner.commit(*args, **kwargs))
 
 
@@ -440,8 +442,9 @@ async def test_version_guards_a_turn_served_by_two_processes(postgres_url: str) 
     first = await open_storage(postgres_url)
     second = await open_storage(postgres_url)
     try:
-        old = TableService(first, choose_bot_move=random_chooser)
-        new = TableService(second, choose_bot_move=random_chooser)
+        held_old, held_new = HeldCommits(first), HeldCommits(second)
+        old = TableService(held_old, choose_bot_move=random_chooser)  # type: ignore[arg-type]
+        new = TableService(held_new, choose_bot_move=random_chooser)  # type: ignore[arg-type]
         created = await old.create(1 << 22, 7, "tock", alice, "alice", players=2, seed=3)
         table_id = created.table.id
         await old.add_bot(table_id, alice, "easy")
@@ -452,8 +455,7 @@ async def test_version_guards_a_turn_served_by_two_processes(postgres_url: str) 
         version = info.table.version
         moves = [info.legal_moves[0], info.legal_moves[-1]]
 
-        old.storage = held_old = HeldCommits(first)  # type: ignore[assignment]
-        new.storage = held_new = HeldCommits(second)  # type: ignore[assignment]
+        held_old.holding = held_new.holding = True
         tasks = [
             asyncio.create_task(service.act(table_id, alice, move, version))
             for service, move in zip((old, new), moves, strict=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.table_history import HistoryEntry, HistoryKind
+from bot.model.history import HistoryEntry, HistoryKind
 from i18n import LOCALES
 from i18n.events import event_text
 from i18n.history import history_line

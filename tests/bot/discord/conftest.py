@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from bot.bots import random_chooser
-from bot.clock import FakeClock
+from bot.bots.choosers import random_chooser
 from bot.discord_ui.app import create_bot, open_service
 from bot.discord_ui.client import BotConfig
 from bot.discord_ui.frontdesk import RETRY_INTERVAL, FrontDesk
 from bot.discord_ui.rendering import Renderer
+from bot.model.clock import FakeClock
 from tests.fakediscord.models import Channel, Guild, Message
 from tests.fakediscord.scripting import InteractionResult, ScriptedUser
 from tests.fakediscord.server import FakeDiscord

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.table_model import BOT_LEVELS
+from bot.model.table import BOT_LEVELS
 from i18n.catalog import LOCALES, has_key, keys
 from tests.bot.discord.conftest import RecordingRenderer, World, private_text
 from tests.bot.discord.driving import Stats, greedy_chooser, play_race_turn

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from bot.discord_ui.rendering import Renderer
-from bot.table_model import LogKind, Phase
+from bot.model.table import LogKind, Phase
 from tests.bot.discord.conftest import World, running_world
 from tests.bot.discord.driving import open_prompt
 from tests.bot.discord.test_lobby import open_table
@@ -453,7 +453,7 @@ async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing
         assert (await service.get(table_id)).seats == seats_before[table_id]
     assert (await service.get(tables[1])).version == abandoned.version
     # What was stored replays through the engine: every logged move was legal.
-    world.desk.service._live.clear()  # type: ignore[union-attr]
+    world.desk.service.store.clear()  # type: ignore[union-attr]
     for table_id in (tables[0], tables[2]):
         info = await service.private_info(table_id, world.alice.id)
         assert info.view is not None

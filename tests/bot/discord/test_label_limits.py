@@ -30,8 +30,8 @@ from bot.discord_ui.components import (
 )
 from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, Prompt
 from bot.discord_ui.rendering import Renderer
-from bot.effects import PrivateInfo
-from bot.table_model import Phase, Seat, TableRecord
+from bot.model.effects import PrivateInfo
+from bot.model.table import Phase, Seat, TableRecord
 from engine import get_game
 from i18n.catalog import LOCALES, use_game_terms
 from i18n.events import colour_word

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.discord_ui.race_prompts import _labels
-from bot.effects import PrivateInfo
+from bot.model.effects import PrivateInfo
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import to_act
 from tests.bot.discord.test_lobby import start_for_two

@@ -15,8 +15,8 @@ from bot.discord_ui.race_prompts import (
     single_move,
 )
 from bot.discord_ui.rendering import Renderer
-from bot.effects import PrivateInfo
-from bot.table_model import Phase, Seat, TableRecord
+from bot.model.effects import PrivateInfo
+from bot.model.table import Phase, Seat, TableRecord
 
 TABLE = TableRecord(
     id=7,

@@ -9,7 +9,7 @@ import discord
 import pytest
 from PIL import Image
 
-from bot.records import loads, replay_views
+from bot.after_game.records import loads, replay_views
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import Stats, play_tiles_to_the_end
 from tests.bot.discord.secrecy import scan_public

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.after_game.game_result import GameResult, SeatResult
+from bot.after_game.ratings import Rating
+from bot.after_game.standings import HistoryPage, Leaderboard, PlayerStats
 from bot.discord_ui.results_texts import (
     channel_line,
     history_text,
@@ -11,9 +14,6 @@ from bot.discord_ui.results_texts import (
     results_post,
     stats_text,
 )
-from bot.ratings import Rating
-from bot.results import GameResult, SeatResult
-from bot.table_results import HistoryPage, Leaderboard, PlayerStats
 
 RESULT = GameResult(
     7,

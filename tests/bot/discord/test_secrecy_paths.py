@@ -43,8 +43,8 @@ import pytest
 from rich.console import Console
 
 from bot.discord_ui.texts import card_of_move, declared_of_move
-from bot.table_history import is_secret_move, partners_of
-from bot.table_model import LogEntry, LogKind
+from bot.model.history import is_secret_move, partners_of
+from bot.model.table import LogEntry, LogKind
 from engine import get_game
 from tests.bot.discord.conftest import RecordingRenderer, World, running_world
 from tests.bot.discord.driving import (
@@ -639,8 +639,8 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
     """Two people at one keyboard (opponents in Tock 2v2) and two bots. What is printed from
     "<seat>, your decision." to that seat's answer is the seat's own (and so is the log it
     asks for with ``log`` during each exchange); everything else both read."""
-    from bot import console as console_module
-    from bot import tables
+    from bot import service as tables
+    from bot.console import play as console_module
 
     services: list[Any] = []
 
@@ -660,7 +660,7 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
 
     def follow() -> Any:
         """Replay what the service committed since the last look (the judge's truth)."""
-        live = services[0]._live[1]
+        live = services[0].store.cached(1)
         if not table.readers:
             table.table_id = 1
             table.readers = {s.user_id: s.index for s in live.record.seats if s.is_human}

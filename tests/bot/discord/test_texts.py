@@ -58,7 +58,7 @@ def test_card_of_move() -> None:
 
 def test_lobby_lists_every_seat_with_teams_and_free_places() -> None:
     from bot.discord_ui.texts import lobby_text
-    from bot.table_model import Phase, Seat, TableRecord
+    from bot.model.table import Phase, Seat, TableRecord
 
     lobby = TableRecord(
         id=3,

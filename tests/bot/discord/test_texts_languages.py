@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.discord_ui.publisher import turn_line, update_text
 from bot.discord_ui.texts import lobby_text, move_label
-from bot.effects import PublicUpdate
-from bot.table_model import Phase, Seat, TableRecord
+from bot.model.effects import PublicUpdate
+from bot.model.table import Phase, Seat, TableRecord
 from i18n.events import event_message
 from i18n.message import joined, msg
 from tests.bot.discord.sample_board import NAMES, VIEW

@@ -3,7 +3,7 @@
 A :class:`BotPool` is the table service's bot chooser in the Discord process. A bot works
 from the view of its seat and a seed (see :mod:`engine.bots`); both are plain data, so they
 pickle cheaply to a worker, which answers with the move text: the same call, with the same
-result, as the in-process chooser of :mod:`bot.bots`.
+result, as the in-process chooser of :mod:`bot.bots.choosers`.
 
 * **Two lanes.** ``hard`` searches run in ``workers`` processes (one per core by default);
   ``easy`` and ``normal`` bots, which answer in milliseconds, have a worker of their own, so
@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot.bots import SLOW_LEVELS, engine_move, random_chooser
+from bot.bots.choosers import SLOW_LEVELS, engine_move, random_chooser
 from engine.bots.hints import Hint
 from engine.bots.hints import hint as engine_hint
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.table_core import apply_entry
-from bot.table_history import EventFacts, reader_history, told_events
-from bot.table_model import LogEntry, LogKind, TableRecord
+from bot.model.game_log import apply_entry
+from bot.model.history import EventFacts, reader_history, told_events
+from bot.model.table import LogEntry, LogKind, TableRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,7 +21,7 @@ class PublicStep:
     """One log entry as a spectator saw it.
 
     ``text`` is the move notation as a spectator reads it in the table's history
-    (:func:`bot.table_history.reader_history`, the one place that decides): ``None`` for an
+    (:func:`bot.model.history.reader_history`, the one place that decides): ``None`` for an
     exchange pick and for entries that are no move (an automatic action, a seat that left, a
     seat handed to a bot). ``view`` is the spectator view after the entry.
     """

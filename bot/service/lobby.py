@@ -1,4 +1,9 @@
-"""Lobby operations of the table service: open, join, bots, leave, kick, abandon, start."""
+"""The lobby: open a table, take and free seats, add bots, leave, kick, abandon, start.
+
+Owns nothing of its own: the tables are the store's. It also keeps the rule of a rematch
+lobby's kept seats (:mod:`bot.service.rematch`): a kept seat goes only to its player, and the
+game starts once every kept seat is taken, whichever way a person joins.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot.effects import Effects, PublicUpdate
-from bot.table_core import Conflict, LiveTable
-from bot.table_history import public_events
-from bot.table_model import (
+from bot.model.clock import Clock
+from bot.model.effects import Effects, PublicUpdate
+from bot.model.table import (
     ABSENT_POLICIES,
     BOT_LEVELS,
     DEFAULT_BOT_LEVEL,
@@ -18,8 +22,6 @@ from bot.table_model import (
     BadSeat,
     CannotStart,
     InvalidTableOptions,
-    LogEntry,
-    LogKind,
     NotHost,
     NotSeated,
     Phase,
@@ -30,9 +32,14 @@ from bot.table_model import (
     WrongPhase,
     bot_level_of,
     game_title,
+    reserved_seats,
 )
-from bot.table_updates import UpdatesMixin
-from i18n.message import Said, joined, msg
+from bot.service.announce import Announcer
+from bot.service.bot_turns import BotTurns
+from bot.service.games import Games
+from bot.service.steps import Steps
+from bot.service.store import Conflict, LiveTable, TableStore, require_phase
+from i18n.message import joined, msg
 
 if TYPE_CHECKING:
     from engine.protocol import InvalidOptions
@@ -66,8 +73,27 @@ def option_error(error: InvalidOptions) -> InvalidTableOptions:
     )
 
 
-class LobbyMixin(UpdatesMixin):
+class Lobby:
     """Seats and the start of a game; leaving also hands a seat in play to the absent policy."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        games: Games,
+        steps: Steps,
+        announcer: Announcer,
+        bots: BotTurns,
+        clock: Clock,
+        *,
+        require_person: bool = True,
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._steps = steps
+        self._announcer = announcer
+        self._bots = bots
+        self._clock = clock
+        self._require_person = require_person
 
     async def create(
         self,
@@ -89,7 +115,7 @@ class LobbyMixin(UpdatesMixin):
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
 
         ``hints`` lets seated players ask the ``hard`` bot for their move (see
-        :mod:`bot.table_hints`); such a table is never rated.
+        :mod:`bot.service.hints`); such a table is never rated.
 
         ``players`` is the number of seats (default: the game's largest count that is at most
         4). ``bot_level`` is the table's level of bots: of those added without a level, and
@@ -97,7 +123,7 @@ class LobbyMixin(UpdatesMixin):
         :class:`InvalidTableOptions` naming a bad game, option, player count, turn time,
         absent policy or bot level.
         """
-        module = self._module_or_error(game)
+        module = self._games.module_or_refuse(game)
         counts = tuple(module.PLAYER_COUNTS)
         if players is None:
             players = max((c for c in counts if c <= 4), default=min(counts))
@@ -123,7 +149,7 @@ class LobbyMixin(UpdatesMixin):
         self._check_bot_level(bot_level)
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        now = self.clock.now()
+        now = self._clock.now()
         seats = [Seat(i) for i in range(players)]
         if seat_host:
             seats[0] = Seat(0, user_id=host_id, name=host_name)
@@ -144,11 +170,9 @@ class LobbyMixin(UpdatesMixin):
             updated_at=now,
             extra={"bot_level": bot_level, **({"hints": True} if hints else {})},
         )
-        table_id = await self.storage.create_table(record)
-        record = record.with_changes(id=table_id)
-        self._live[table_id] = LiveTable(record, stored_version=record.version)
+        record = await self._store.create(record)
         text = msg("table.opened", host=host_name, game=game_title(game), count=players)
-        return Effects(record, [self._lobby_update(record, "created", text)])
+        return Effects(record, [self._announcer.lobby_update(record, "created", text)])
 
     async def join(
         self,
@@ -159,17 +183,20 @@ class LobbyMixin(UpdatesMixin):
         seat: int | None = None,
         team: int | None = None,
     ) -> Effects:
-        """Take a free seat (a chosen ``seat`` position, or any free seat of ``team``)."""
-        async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY)
+        """Take a free seat (a chosen ``seat`` position, or any free seat of ``team``); in a
+        rematch lobby a kept seat goes only to its player (who gets it whatever they asked
+        for), and the others only get the seats not kept."""
+        async with self._store.session(table_id) as live:
+            record = require_phase(live.record, Phase.LOBBY)
+            seat, team = self._kept_seat_rule(record, user_id, seat, team)
             if record.seat_of(user_id) is not None:
                 raise AlreadySeated()
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
             seats[index] = Seat(index, user_id=user_id, name=name)
-            record = await self._commit_lobby(live, seats)
+            record = await self.commit_seats(live, seats)
             text = msg("table.joined", name=name, seat=index + 1)
-            return Effects(record, [self._lobby_update(record, "lobby", text)])
+            return Effects(record, [self._announcer.lobby_update(record, "lobby", text)])
 
     async def add_bot(
         self,
@@ -184,39 +211,39 @@ class LobbyMixin(UpdatesMixin):
         into a free seat."""
         if level is not None:
             self._check_bot_level(level)
-        async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY)
+        async with self._store.session(table_id) as live:
+            record = require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
             level = level or bot_level_of(record)
             index = self._free_position(record, seat, team)
             seats = list(record.seats)
             seats[index] = Seat(index, bot_level=level, bot_number=index + 1)
-            record = await self._commit_lobby(live, seats)
+            record = await self.commit_seats(live, seats)
             text = msg("table.bot_joined", level=msg(f"bot_level.{level}"), seat=index + 1)
-            return Effects(record, [self._lobby_update(record, "lobby", text)])
+            return Effects(record, [self._announcer.lobby_update(record, "lobby", text)])
 
     async def remove_bot(self, table_id: int, user_id: int, seat: int) -> Effects:
         """The host frees the bot seat at position ``seat``."""
-        async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY)
+        async with self._store.session(table_id) as live:
+            record = require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
             if not 0 <= seat < len(record.seats) or not record.seats[seat].is_bot:
                 raise BadSeat("error.not_bot_seat", seat=seat + 1)
             seats = list(record.seats)
             seats[seat] = Seat(seat)
-            record = await self._commit_lobby(live, seats)
+            record = await self.commit_seats(live, seats)
             text = msg("table.bot_left", seat=seat + 1)
-            return Effects(record, [self._lobby_update(record, "lobby", text)])
+            return Effects(record, [self._announcer.lobby_update(record, "lobby", text)])
 
     async def leave(self, table_id: int, user_id: int) -> Effects:
         """Leave a table: in the lobby the seat is freed (the host's role passes on, and an
         empty lobby is abandoned); in play the seat goes to the absent-player policy."""
-        async with self._session(table_id) as live:
+        async with self._store.session(table_id) as live:
             return await self._remove_person(live, user_id, kicked=False)
 
     async def kick(self, table_id: int, user_id: int, target_user_id: int) -> Effects:
         """The host removes another person, exactly as if they had left."""
-        async with self._session(table_id) as live:
+        async with self._store.session(table_id) as live:
             self._require_host(live.record, user_id)
             if target_user_id == user_id:
                 raise BadSeat("error.kick_self")
@@ -224,35 +251,34 @@ class LobbyMixin(UpdatesMixin):
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> TableRecord:
         """Remember the thread the front end opened for this table."""
-        async with self._lock(table_id):
-            live = await self._load(table_id)
-            await self.storage.set_thread(table_id, thread_id)
-            live.record = live.record.with_changes(thread_id=thread_id)
-            return live.record
+        return await self._store.set_thread(table_id, thread_id)
 
     async def abandon(self, table_id: int, user_id: int, *, can_manage: bool = False) -> Effects:
         """End a table without a result (the host, or a member with Manage Threads)."""
-        async with self._session(table_id) as live:
+        async with self._store.session(table_id) as live:
             record = live.record
             if not record.active:
                 raise WrongPhase("error.table_over")
             if user_id != record.host_id and not can_manage:
                 raise NotHost("error.abandon_not_host")
-            return await self._abandon(live, msg("desk.abandoned"))
+            return await self._steps.abandon(live, msg("desk.abandoned"))
 
     async def start_game(self, table_id: int, user_id: int) -> Effects:
         """The host starts the game with the seated players and bots.
 
         Every seat must be filled, except in games without teams, where the game starts with
-        the seats taken if that number of players is allowed.
+        the seats taken if that number of players is allowed. A rematch lobby starts only
+        once every kept seat is taken (by its player, or by a bot the host added).
         """
-        async with self._session(table_id) as live:
-            record = self._require_phase(live.record, Phase.LOBBY)
+        async with self._store.session(table_id) as live:
+            record = require_phase(live.record, Phase.LOBBY)
             self._require_host(record, user_id)
-            module = self.load_game(record.game)
+            if reserved_seats(record):
+                raise CannotStart("error.rematch_waiting")
+            module = self._games.of(record)
             taken = [s for s in record.seats if s.user_id is not None or s.is_bot]
             players = len(taken)
-            if players < len(record.seats) and self._lobby_teams(record) is not None:
+            if players < len(record.seats) and self.teams(record) is not None:
                 raise CannotStart("error.team_seats", seats=len(record.seats), count=players)
             if players not in module.PLAYER_COUNTS:
                 raise CannotStart(
@@ -261,7 +287,7 @@ class LobbyMixin(UpdatesMixin):
                     allowed=_numbers(module.PLAYER_COUNTS),
                     count=players,
                 )
-            if self.require_person and not any(s.user_id is not None for s in taken):
+            if self._require_person and not any(s.user_id is not None for s in taken):
                 raise CannotStart("error.needs_person")
             from engine.protocol import InvalidOptions
 
@@ -287,8 +313,8 @@ class LobbyMixin(UpdatesMixin):
                 version=record.version + 1,
                 extra={**record.extra, "started_version": record.version + 1},
             )
-            new = self._with_clock(new, module, state, previous=frozenset())
-            self._stage(live, new, [], state)
+            new = self._steps.with_deadline(new, module, state, previous=frozenset())
+            self._store.stage(live, new, [], state)
             effects = Effects(new)
             view = module.view(state, None)
             effects.public.append(
@@ -301,8 +327,8 @@ class LobbyMixin(UpdatesMixin):
                     tuple(view["to_act"]),
                 )
             )
-            self._private_updates(live, effects, actor=None, previous=frozenset())
-            await self._follow_up(live, effects)
+            self._announcer.private_updates(live, effects, actor=None, previous=frozenset())
+            await self._bots.follow_up(live, effects)
             return effects
 
     async def _remove_person(
@@ -322,87 +348,58 @@ class LobbyMixin(UpdatesMixin):
             seats[seat.index] = Seat(seat.index)
             people = [s for s in seats if s.user_id is not None]
             if not people:
-                return await self._abandon(live, msg(f"table.{how}_empty", name=name))
+                return await self._steps.abandon(live, msg(f"table.{how}_empty", name=name))
             host = record.host_id
             text = msg(f"table.{how}", name=name)
             if host == user_id:
                 host = people[0].user_id or host
                 text = joined([text, msg("table.new_host", name=people[0].label)])
-            record = await self._commit_lobby(live, seats, host_id=host)
-            return Effects(record, [self._lobby_update(record, "lobby", text)])
-        # In play: hand the seat to the engine (auto) or to a bot.
-        remaining = [s for s in record.seats if s.is_human and s.user_id != user_id]
-        if not remaining:
-            return await self._abandon(live, msg(f"table.{how}_no_person", name=name))
-        effects = Effects(record)
-        seats = list(record.seats)
-        position = seats.index(seat)
-        module = self._game(live)
-        before = frozenset(module.seats_to_act(live.state))
-        version = record.version + 1
-        if record.absent_policy == "bot":
-            seats[position] = Seat(
-                seat.index,
-                name=seat.name,
-                bot_level=bot_level_of(record),
-                former_user_id=user_id,
-            )
-            entry = LogEntry(record.log_length, LogKind.BOT, seat.index, "", version)
-            state = live.state
-            text = msg(f"table.{how}_bot", name=name)
-        else:
-            seats[position] = Seat(seat.index, name=seat.name, left=True, former_user_id=user_id)
-            entry = LogEntry(record.log_length, LogKind.LEAVE, seat.index, "", version)
-            state = module.leave(live.state, seat.index)
-            text = msg(f"table.{how}_auto", name=name)
-        host = record.host_id
-        if host == user_id:
-            host = remaining[0].user_id or host
-            text = joined([text, msg("table.new_host", name=remaining[0].label)])
-        new = self._after_action(
-            record.with_changes(seats=tuple(seats), host_id=host), module, state, version, before
-        )
-        self._stage(live, new, [entry], state)
-        effects.table = live.record
-        view = live.public_view(module)
-        effects.public.append(
-            PublicUpdate(
-                record.id,
-                "action",
-                text,
-                new.version,
-                view,
-                tuple(view["to_act"]),
-                actor=seat.index,
-                events=public_events(state) if entry.kind == LogKind.LEAVE else (),
-                finished=new.phase == Phase.FINISHED,
-                winners=new.winners,
-            )
-        )
-        self._private_updates(live, effects, actor=seat.index, previous=before)
-        await self._follow_up(live, effects)
+            record = await self.commit_seats(live, seats, host_id=host)
+            return Effects(record, [self._announcer.lobby_update(record, "lobby", text)])
+        # In play: hand the seat to the engine (auto) or to a bot, then play what follows.
+        effects = await self._steps.hand_over(live, seat, how)
+        await self._bots.follow_up(live, effects)
         return effects
 
-    async def _abandon(self, live: LiveTable, text: Said) -> Effects:
-        record = live.record.with_changes(
-            phase=Phase.ABANDONED, version=live.record.version + 1, deadline=None, reminded=False
-        )
-        await self._write(live, record, [], live.state)
-        self._live.pop(record.id, None)
-        return Effects(record, [self._lobby_update(record, "abandoned", text)])
-
-    async def _commit_lobby(
+    async def commit_seats(
         self, live: LiveTable, seats: Sequence[Seat], **changes: Any
     ) -> TableRecord:
+        """Commit new seats (and other record ``changes``) of a table in the lobby now."""
         record = live.record.with_changes(
             seats=tuple(seats), version=live.record.version + 1, **changes
         )
         try:
-            await self._write(live, record, [], None)
+            await self._store.write(live, record, [], None)
         except Conflict:
-            self._live.pop(record.id, None)
+            self._store.forget(record.id)
             raise TableError("error.conflict") from None
         return live.record
+
+    def _kept_seat_rule(
+        self, record: TableRecord, user_id: int, seat: int | None, team: int | None
+    ) -> tuple[int | None, int | None]:
+        """The seat (and team) a join in a rematch lobby may ask for, given its kept seats."""
+        kept = reserved_seats(record)
+        if not kept:
+            return seat, team
+        mine = [p for p, u in kept.items() if u == user_id]
+        if mine:
+            return mine[0], None
+        if seat is None:
+            open_seats = [
+                s.index
+                for s in record.seats
+                if s.user_id is None and not s.is_bot and s.index not in kept
+            ]
+            teams = self.teams(record) if team is not None else None
+            if teams is not None and team is not None and 0 <= team < len(teams):
+                open_seats = [p for p in open_seats if p in teams[team]]
+            if not open_seats:
+                raise TableFull("error.rematch_seats_kept")
+            return open_seats[0], None
+        if seat in kept:
+            raise TableFull("error.rematch_seat_kept", seat=seat + 1)
+        return seat, team
 
     @staticmethod
     def _check_bot_level(level: str) -> None:
@@ -416,9 +413,9 @@ class LobbyMixin(UpdatesMixin):
         if user_id != record.host_id:
             raise NotHost("error.not_host")
 
-    def _lobby_teams(self, record: TableRecord) -> list[list[int]] | None:
+    def teams(self, record: TableRecord) -> list[list[int]] | None:
         """Teams as lobby positions, from a trial game (``None`` if the game has none)."""
-        module = self.load_game(record.game)
+        module = self._games.of(record)
         try:
             view = module.view(module.new_game(len(record.seats), record.options, 0), None)
         except Exception:
@@ -438,7 +435,7 @@ class LobbyMixin(UpdatesMixin):
                 raise TableFull("error.seat_taken", seat=seat + 1)
             return seat
         if team is not None:
-            teams = self._lobby_teams(record)
+            teams = self.teams(record)
             if teams is None:
                 raise BadSeat("error.no_teams")
             if not 0 <= team < len(teams):

@@ -1,8 +1,9 @@
 """What a finished table leaves behind: places, teams, scores and the story of the game.
 
-:func:`build_result` reads only the public history of a table (:mod:`bot.replay`): the final
-standings, and for Carcassonne each seat's points by category and the scores over time, for
-Tock and Dog the order in which pawns reached home and how many hands were dealt. A
+:func:`build_result` reads only the public history of a table
+(:mod:`bot.after_game.replay`): the final standings, and for Carcassonne each seat's points
+by category and the scores over time, for Tock and Dog the order in which pawns reached home
+and how many hands were dealt. A
 :class:`GameResult` is plain JSON-able data; storage keeps it as the table's result and the
 ratings, ``/history`` and the results image are made from it.
 """
@@ -14,10 +15,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.table_model import Seat, TableRecord
+from bot.model.table import Seat, TableRecord
 
 if TYPE_CHECKING:
-    from bot.replay import PublicStep
+    from bot.after_game.replay import PublicStep
 
 #: The Carcassonne scoring categories, in the order the results image lists them.
 CATEGORIES: tuple[str, ...] = ("road", "city", "monastery", "farm", "goods")

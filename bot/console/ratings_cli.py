@@ -14,8 +14,8 @@ def add_rebuild_arguments(parser: argparse.ArgumentParser) -> None:
 
 async def rebuild_ratings(database_url: str, guild_id: int | None) -> list[str]:
     """Rebuild the ratings in ``database_url``; one line per server and game."""
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.tables import TableService
 
     storage = await open_storage(database_url)
     try:

@@ -1,6 +1,6 @@
 """The values of the table service: tables, seats, log entries and the errors players see.
 
-These are plain data. :mod:`bot.tables` changes them, :mod:`bot.storage` keeps them, and the
+These are plain data. :mod:`bot.service` changes them, :mod:`bot.storage` keeps them, and the
 front ends (Discord, the terminal) read them. Nothing here talks to an engine or a database.
 """
 
@@ -328,3 +328,10 @@ class IllegalMoveError(TableError):
     one, its reason as a message)."""
 
     default_key = "error.illegal"
+
+
+def reserved_seats(record: TableRecord) -> dict[int, int]:
+    """The kept seats of a rematch lobby that nobody took yet: position -> user id."""
+    kept = record.extra.get("reserved") or {}
+    taken = {s.index for s in record.seats if s.user_id is not None or s.is_bot}
+    return {int(p): int(u) for p, u in kept.items() if int(p) not in taken}

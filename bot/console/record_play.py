@@ -1,6 +1,6 @@
 """``poeppel play --load FILE``: replay a downloaded game record in this terminal.
 
-Every position of the record is rebuilt (:func:`bot.records.replay_views`), its moves are
+Every position of the record is rebuilt (:func:`bot.after_game.records.replay_views`), its moves are
 listed in notation, the last board is drawn, and the final position's scores and winners are
 checked against the record's result: a record that does not replay to its own result is
 refused with exit status 1.
@@ -13,8 +13,8 @@ from typing import Any
 
 from rich.console import Console
 
-from bot.effects import PublicUpdate
-from bot.records import BadRecord, loads, replay_views
+from bot.after_game.records import BadRecord, loads, replay_views
+from bot.model.effects import PublicUpdate
 from i18n import t
 
 

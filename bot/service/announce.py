@@ -1,7 +1,8 @@
-"""What a table service operation tells whom: public updates, private updates, secrecy.
+"""The announcer: what a table service operation tells whom, and what it keeps secret.
 
 Public updates carry only the spectator view and never a secret pick (C-10.5); private
-updates carry a seat's own view and legal moves.
+updates carry a seat's own view and legal moves. Owns nothing but the memory of what each seat
+last saw privately (``LiveTable.last_private``), of which it is the only writer.
 """
 
 from __future__ import annotations
@@ -9,23 +10,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.effects import Effects, PrivateUpdate, PublicUpdate
-from bot.table_core import LiveTable, TableCore
-from bot.table_history import is_secret_move, public_events, with_stuck
-from bot.table_model import LogKind, Phase, TableRecord
+from bot.model.effects import Effects, PrivateUpdate, PublicUpdate
+from bot.model.history import is_secret_move, public_events, with_stuck
+from bot.model.table import LogKind, Phase, TableRecord
+from bot.service.games import Games
+from bot.service.store import LiveTable
 from i18n.events import action_message, card_word, event_lines, event_messages
 from i18n.message import Message, Said, joined, msg
 from i18n.moves import move_label
 
 
-class UpdatesMixin(TableCore):
-    """Building :class:`~bot.effects.Effects` and keeping secrets out of public ones."""
+class Announcer:
+    """Words every update of a table: public ones without secrets, private ones per seat."""
 
-    def _lobby_update(self, record: TableRecord, kind: str, text: Said) -> PublicUpdate:
+    def __init__(self, games: Games) -> None:
+        self._games = games
+
+    def lobby_update(self, record: TableRecord, kind: str, text: Said) -> PublicUpdate:
+        """A public update of the lobby or the table as a whole (no view, no move)."""
         return PublicUpdate(record.id, kind, text, record.version)
 
     @staticmethod
-    def _event_names(record: TableRecord) -> dict[int, Any] | None:
+    def event_names(record: TableRecord) -> dict[int, Any] | None:
         """How event sentences name seats: Carcassonne by the people at the table (its board
         shows names), race games by colour (their board shows colours)."""
         if record.game != "carcassonne":
@@ -39,18 +45,18 @@ class UpdatesMixin(TableCore):
         events: Sequence[Mapping[str, Any]],
     ) -> list[Message]:
         """The sentences of ``events`` (those said at all), as messages."""
-        names = self._event_names(record)
+        names = self.event_names(record)
         board = (view or {}).get("board")
         return event_messages(events, game=record.game, names=names, board=board)
 
-    def _is_secret(self, live: LiveTable, to_act: frozenset[int]) -> bool:
+    def is_secret(self, live: LiveTable, to_act: frozenset[int]) -> bool:
         """Whether a decision taken now must stay secret: during an exchange phase, or
         whenever several seats decide at once."""
         if len(to_act) > 1:
             return True
-        return live.public_view(self._game(live)).get("phase") == "exchange"
+        return live.public_view(self._games.of(live.record)).get("phase") == "exchange"
 
-    def _public_action(
+    def action(
         self,
         live: LiveTable,
         effects: Effects,
@@ -65,11 +71,11 @@ class UpdatesMixin(TableCore):
         """The public update of one action; ``stuck``: why the actor could not play, when the
         action was a forced discard or fold (said with it)."""
         record = live.record
-        module = self._game(live)
+        module = self._games.of(live.record)
         view = live.public_view(module)
         events = public_events(live.state)
         name = record.seat_label(seat)
-        # The exchange pick (C-10.5) is secret (bot.table_history decides what is); beyond it,
+        # The exchange pick (C-10.5) is secret (bot.model.history decides what is); beyond it,
         # any decision taken while several seats decide at once is treated as secret.
         secret = secret or is_secret_move(record.game, text)
         said = with_stuck(events, seat, stuck)
@@ -82,7 +88,7 @@ class UpdatesMixin(TableCore):
             head = msg("table.changed_pick" if changed else "table.picked", name=name)
         if record.game == "carcassonne" and head is None and details:
             # Its sentences name the player; each scored feature gets a line of its own.
-            names, board = self._event_names(record), view.get("board")
+            names, board = self.event_names(record), view.get("board")
             lines = event_lines(events, game=record.game, names=names, board=board)
             message: Said = joined(lines, "\n")
         else:
@@ -104,13 +110,13 @@ class UpdatesMixin(TableCore):
             )
         )
 
-    def _private_updates(
+    def private_updates(
         self, live: LiveTable, effects: Effects, *, actor: int | None, previous: frozenset[int]
     ) -> None:
         """Tell each person what changed for them: their hand, a received card, private
         events, and that they owe a decision (with a ping when it is newly theirs)."""
         record = live.record
-        module = self._game(live)
+        module = self._games.of(live.record)
         to_act = frozenset(module.seats_to_act(live.state)) if record.phase == Phase.PLAYING else ()
         events = getattr(live.state, "events", ()) or ()
         for seat in record.seats:
@@ -144,7 +150,7 @@ class UpdatesMixin(TableCore):
                     )
                 )
             if seat.index in to_act and (seat.index not in previous or seat.index == actor):
-                legal = tuple(self._legal_texts(live, seat.index))
+                legal = tuple(self.legal_texts(live, seat.index))
                 effects.private.append(
                     PrivateUpdate(
                         *base, "your_turn", msg("table.your_turn"), record.version, view, legal
@@ -157,13 +163,14 @@ class UpdatesMixin(TableCore):
                     PrivateUpdate(*base, "hand", msg("table.hand_changed"), record.version, view)
                 )
 
-    def _legal_texts(self, live: LiveTable, seat: int) -> list[str]:
-        return [str(m) for m in self._game(live).legal_moves(live.state, seat)]
+    def legal_texts(self, live: LiveTable, seat: int) -> list[str]:
+        """The seat's legal moves, in notation."""
+        return [str(m) for m in self._games.of(live.record).legal_moves(live.state, seat)]
 
-    def _labels(self, live: LiveTable, seat: int, legal: Sequence[str]) -> tuple[Said, ...]:
+    def labels(self, live: LiveTable, seat: int, legal: Sequence[str]) -> tuple[Said, ...]:
         """Each legal move in words with what it would do (captures, a ban), from the events
         the engine reports for it: the facts, said by :mod:`i18n.moves`."""
-        module = self._game(live)
+        module = self._games.of(live.record)
         record = live.record
         view = module.view(live.state, seat)
         names = {s.index: s.label for s in record.seats}
@@ -180,9 +187,9 @@ class UpdatesMixin(TableCore):
             labels.append(move_label(record.game, text, view, names, events, legal))
         return tuple(labels)
 
-    def _seven_starts(self, live: LiveTable, seat: int) -> dict[str, tuple[str, ...]]:
+    def seven_starts(self, live: LiveTable, seat: int) -> dict[str, tuple[str, ...]]:
         """The first segments of a split 7 per 7-like card in the seat's hand, if any."""
-        module = self._game(live)
+        module = self._games.of(live.record)
         seven_starts = getattr(module, "seven_starts", None)
         if seven_starts is None:
             return {}

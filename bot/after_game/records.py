@@ -17,9 +17,9 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from bot.replay import PublicStep
-from bot.results import GameResult
-from bot.table_model import TableRecord
+from bot.after_game.game_result import GameResult
+from bot.after_game.replay import PublicStep
+from bot.model.table import TableRecord
 
 FORMAT = "poeppel-record"
 VERSION = 1

@@ -1,8 +1,8 @@
 """What a reader may see of a table's history: the one place that decides it.
 
 Every front end (Discord's ``/table log``, the terminal, a record exported later) asks
-:meth:`bot.tables.TableService.history` for the reader's view instead of reading raw
-:class:`~bot.table_model.LogEntry` texts, and turns the :class:`HistoryEntry` values it gets
+:meth:`bot.service.TableService.history` for the reader's view instead of reading raw
+:class:`~bot.model.table.LogEntry` texts, and turns the :class:`HistoryEntry` values it gets
 into sentences through the catalogues (:func:`i18n.history.history_line`).
 
 The secret of a table's log is the exchange pick (C-10.5: "Picks are secret. The public view
@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.table_model import LogEntry, LogKind
+from bot.model.table import LogEntry, LogKind
 
 #: The move notation that is an exchange pick, per game (race notation N-7.2: ``G:<card>``).
 _PICK_PREFIXES: Mapping[str, tuple[str, ...]] = {"tock": ("G:",), "dog": ("G:",)}

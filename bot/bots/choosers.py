@@ -3,7 +3,7 @@
 ``engine.bots.choose_move`` (written beside the engines) chooses; whenever it fails, a bot
 plays a uniformly random legal move chosen with a seeded generator, so a game with bots is
 still reproducible from its seed. :func:`engine_move` is that call; :func:`engine_chooser` makes
-it in a worker thread of this process (the terminal), :class:`bot.bot_pool.BotPool` in worker
+it in a worker thread of this process (the terminal), :class:`bot.bots.pool.BotPool` in worker
 processes (the Discord bot, where a search must not hold the event loop's GIL).
 """
 

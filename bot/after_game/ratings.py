@@ -18,7 +18,7 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 
-from bot.results import GameResult
+from bot.after_game.game_result import GameResult
 
 
 @dataclass(frozen=True, slots=True)

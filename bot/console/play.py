@@ -24,8 +24,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.effects import Effects, PublicUpdate
-from bot.table_model import BOT_LEVELS, Phase, TableError, TableRecord
+from bot.model.effects import Effects, PublicUpdate
+from bot.model.table import BOT_LEVELS, Phase, TableError, TableRecord
 from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
 from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
@@ -246,14 +246,14 @@ async def _play(
     ask: Callable[[str], str],
     playing: dict[str, int] | None = None,
 ) -> int:
-    from bot.bots import engine_chooser
+    from bot.bots.choosers import engine_chooser
+    from bot.service import TableService
     from bot.storage import open_storage
-    from bot.tables import TableService
 
     locale = terminal_locale(args)
     images = _Images(args.out, args.open, console, enabled=not args.no_images)
     if getattr(args, "load", None):
-        from bot.record_play import play_record
+        from bot.console.record_play import play_record
 
         return play_record(args.load, console, images, args.quiet, locale)
     if args.resume is None and args.game is None:

@@ -17,11 +17,11 @@ caller (the turn clock's reminders and timeouts, and the bot turns after them; w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.table_model import TableRecord
+from bot.model.table import TableRecord
 from i18n.message import Said
 
 
@@ -94,7 +94,7 @@ class Effects:
 
 @dataclass(frozen=True, slots=True)
 class PrivateInfo:
-    """What :meth:`bot.tables.TableService.private_info` tells one user about a table."""
+    """What :meth:`bot.service.TableService.private_info` tells one user about a table."""
 
     table: TableRecord
     seat: int | None
@@ -114,3 +114,7 @@ class PrivateInfo:
     #: When the seat must discard (Tock) or fold (Dog) because no card can move a pawn: why,
     #: as the engine's facts (``{"reason": "blocked", "by": [1], ...}``); else ``None``.
     stuck: Mapping[str, Any] | None = None
+
+
+#: An async callable that delivers effects nobody asked for (turn clock, deferred bots).
+Listener = Callable[[Effects], Awaitable[None]]
