@@ -247,8 +247,7 @@ async def _play(
     playing: dict[str, int] | None = None,
 ) -> int:
     from bot.bots.choosers import engine_chooser
-    from bot.service import TableService
-    from bot.storage import open_storage
+    from bot.service import open_tables
 
     locale = terminal_locale(args)
     images = _Images(args.out, args.open, console, enabled=not args.no_images)
@@ -263,13 +262,10 @@ async def _play(
         console.print(f"[red]{escape(t('console.resume_memory', locale))}[/]")
         return 2
     db = args.db if args.db == ":memory:" else f"sqlite:///{args.db}"
-    storage = await open_storage(db)
-    service = TableService(
-        storage, choose_bot_move=engine_chooser(args.bot_time), require_person=False
-    )
-    if images.render is None and not args.quiet and not args.no_images:
-        console.print(f"[dim]{escape(t('console.no_images', locale))}[/]")
-    try:
+    chooser = engine_chooser(args.bot_time)
+    async with open_tables(db, choose_bot_move=chooser, require_person=False) as service:
+        if images.render is None and not args.quiet and not args.no_images:
+            console.print(f"[dim]{escape(t('console.no_images', locale))}[/]")
         if args.resume is not None:
             try:
                 table = await service.get(args.resume)
@@ -299,8 +295,6 @@ async def _play(
         return await _loop(
             service, table_id, console, images, ask, args.quiet, terminal_locale(args), args.db
         )
-    finally:
-        await storage.close()
 
 
 async def _new_table(

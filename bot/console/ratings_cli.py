@@ -14,14 +14,10 @@ def add_rebuild_arguments(parser: argparse.ArgumentParser) -> None:
 
 async def rebuild_ratings(database_url: str, guild_id: int | None) -> list[str]:
     """Rebuild the ratings in ``database_url``; one line per server and game."""
-    from bot.service import TableService
-    from bot.storage import open_storage
+    from bot.service import open_tables
 
-    storage = await open_storage(database_url)
-    try:
-        ratings = await TableService(storage).rebuild_ratings(guild_id)
-    finally:
-        await storage.close()
+    async with open_tables(database_url) as service:
+        ratings = await service.rebuild_ratings(guild_id)
     lines = []
     for (guild, game), players in sorted(ratings.items()):
         lines.append(f"server {guild}, {game}: {len(players)} rated players")

@@ -43,7 +43,7 @@ from bot.model.table import (
     TableRecord,
     WrongPhase,
 )
-from bot.service.facade import TableService
+from bot.service.facade import TableService, open_tables
 from bot.service.hints import HintsOff, TableHint
 
 __all__ = [
@@ -75,4 +75,5 @@ __all__ = [
     "TableRecord",
     "TableService",
     "WrongPhase",
+    "open_tables",
 ]

@@ -31,7 +31,8 @@ committed and delivered to the listener on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from bot.after_game.game_result import GameResult
@@ -60,6 +61,20 @@ from bot.storage.base import Storage
 
 def _every_guild(_guild_id: int) -> bool:
     return True
+
+
+@contextlib.asynccontextmanager
+async def open_tables(database_url: str, **options: Any) -> AsyncIterator[TableService]:
+    """Open the storage of ``database_url`` (created and migrated as needed) and a
+    :class:`TableService` over it with ``options``; close the storage on the way out.
+    Front ends open the service this way and never touch storage themselves."""
+    from bot.storage import open_storage
+
+    storage = await open_storage(database_url)
+    try:
+        yield TableService(storage, **options)
+    finally:
+        await storage.close()
 
 
 class TableService:

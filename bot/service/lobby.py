@@ -39,7 +39,7 @@ from bot.service.bot_turns import BotTurns
 from bot.service.games import Games
 from bot.service.steps import Steps
 from bot.service.store import Conflict, LiveTable, TableStore, require_phase
-from i18n.message import joined, msg
+from i18n.message import Said, joined, msg
 
 if TYPE_CHECKING:
     from engine.protocol import InvalidOptions
@@ -350,7 +350,7 @@ class Lobby:
             if not people:
                 return await self._steps.abandon(live, msg(f"table.{how}_empty", name=name))
             host = record.host_id
-            text = msg(f"table.{how}", name=name)
+            text: Said = msg(f"table.{how}", name=name)
             if host == user_id:
                 host = people[0].user_id or host
                 text = joined([text, msg("table.new_host", name=people[0].label)])

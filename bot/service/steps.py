@@ -118,7 +118,7 @@ class Steps:
             )
             entry = LogEntry(record.log_length, LogKind.BOT, seat.index, "", version)
             state = live.state
-            text = msg(f"table.{how}_bot", name=name)
+            text: Said = msg(f"table.{how}_bot", name=name)
         else:
             seats[position] = Seat(seat.index, name=seat.name, left=True, former_user_id=user_id)
             entry = LogEntry(record.log_length, LogKind.LEAVE, seat.index, "", version)

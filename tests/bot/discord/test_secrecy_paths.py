@@ -639,8 +639,8 @@ async def test_poeppel_play_shows_each_seat_only_its_own_cards(
     """Two people at one keyboard (opponents in Tock 2v2) and two bots. What is printed from
     "<seat>, your decision." to that seat's answer is the seat's own (and so is the log it
     asks for with ``log`` during each exchange); everything else both read."""
-    from bot import service as tables
     from bot.console import play as console_module
+    from bot.service import facade as tables
 
     services: list[Any] = []
 
