@@ -19,6 +19,7 @@ import yarl
 
 from bot.bot_pool import BotPool
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
+from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
@@ -65,15 +66,22 @@ def create_bot(
     shard_ids: list[int] | None = None,
     **options: Any,
 ) -> PoeppelBot | PoeppelShardedBot:
-    """A bot wired to ``desk``: sharded when ``shard_count`` is given.
+    """A bot wired to ``desk``, its slash commands on its tree: sharded when ``shard_count``
+    is given.
 
     ``options`` go to discord.py's client (tests shorten ``guild_ready_timeout``).
     """
+    bot: PoeppelBot | PoeppelShardedBot
     if shard_count is not None:
-        return PoeppelShardedBot(
+        bot = PoeppelShardedBot(
             desk, config, shard_count=shard_count, shard_ids=shard_ids, **options
         )
-    return PoeppelBot(desk, config, **options)
+    else:
+        bot = PoeppelBot(desk, config, **options)
+    # Here, not in the client's setup_hook: the commands reach the client's desk, and the
+    # client importing them closed an import circle (client -> commands -> client).
+    register_commands(bot.tree)
+    return bot
 
 
 @contextlib.asynccontextmanager
@@ -190,11 +198,9 @@ async def _sync(settings: Settings) -> int:
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     point_at_api(settings)
     bot = PoeppelBot(FrontDesk(None, Renderer()), BotConfig())
+    register_commands(bot.tree)
     async with bot:
         await bot.login(token)
-        from bot.discord_ui.commands import register_commands
-
-        register_commands(bot.tree)
         return await sync_tree(bot, settings.dev_guild_id)
 
 

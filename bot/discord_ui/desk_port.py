@@ -8,6 +8,8 @@ type checker) every one of them would sit in one import circle with it. They typ
 * :class:`PlayDesk` — what a click in a private prompt, a hint or ``/move`` uses: the service,
   the renderer, the open hands and ``/move``'s lists, delivering effects, and finding the
   table a command means.
+* :class:`CommandDesk` — what the slash commands call (:mod:`bot.discord_ui.commands`,
+  :mod:`bot.discord_ui.after_commands`), reached through :func:`desk_of`.
 
 This module imports no other front-end module but the renderer wrapper and the open hands
 (which import none), so it can never close a circle.
@@ -15,11 +17,16 @@ This module imports no other front-end module but the renderer wrapper and the o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
+from bot.table_model import DEFAULT_BOT_LEVEL
+
 if TYPE_CHECKING:
+    from discord import app_commands
+
     from bot.discord_ui.open_hands import MoveLists, OpenHands
     from bot.discord_ui.rendering import Renderer
     from bot.effects import Effects
@@ -60,3 +67,96 @@ class PlayDesk(Protocol):
     async def resolve_table(self, interaction: discord.Interaction, table_id: int | None) -> int:
         """The table a command means: given, this thread's, or the only one here."""
         ...
+
+
+class AfterCommands(Protocol):
+    """The after-game pages the slash commands open (``/stats``, ``/leaderboard``,
+    ``/history``)."""
+
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
+    ) -> None:
+        """``/stats [member] [game]``."""
+        ...
+
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        """``/leaderboard <game>``."""
+        ...
+
+    async def history(
+        self, interaction: discord.Interaction, member: discord.abc.User | None, game: str | None
+    ) -> None:
+        """``/history [member] [game]``."""
+        ...
+
+
+class ReplayCommands(Protocol):
+    """The replay viewer as ``/table replay`` opens it."""
+
+    async def open(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The first position of a finished table, privately."""
+        ...
+
+
+class CommandDesk(PlayDesk, Protocol):
+    """The desk as the slash commands call it (``/move`` hands it on as a :class:`PlayDesk`)."""
+
+    @property
+    def after(self) -> AfterCommands:
+        """``/stats``, ``/leaderboard``, ``/history``."""
+        ...
+
+    @property
+    def replays(self) -> ReplayCommands:
+        """``/table replay``."""
+        ...
+
+    async def new_table(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        players: int,
+        options: Mapping[str, Any],
+        turn_time: int,
+        hints: bool = False,
+        *,
+        bot_level: str = DEFAULT_BOT_LEVEL,
+    ) -> None:
+        """``/<game> new``."""
+        ...
+
+    async def autocomplete_tables(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The active tables of this channel, for a command's ``table`` option."""
+        ...
+
+    async def table_command(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        table_id: int | None,
+        *,
+        member: discord.Member | None = None,
+        team: int | None = None,
+        notation: bool = False,
+    ) -> None:
+        """``/table <action>``."""
+        ...
+
+
+class _DeskHolder(Protocol):
+    """A bot built by :func:`bot.discord_ui.app.create_bot` (``PoeppelBotMixin.desk``)."""
+
+    @property
+    def desk(self) -> CommandDesk: ...
+
+
+def desk_of(interaction: discord.Interaction) -> CommandDesk:
+    """The front desk of the bot that received ``interaction``.
+
+    Read through a protocol rather than ``Interaction[PoeppelBot]``: the bot holds whatever
+    desk it is given (``Any``), so naming the bot class told the type checker nothing and tied
+    the commands to the client module; the protocol says what the commands call.
+    """
+    return cast("_DeskHolder", interaction.client).desk
