@@ -112,7 +112,7 @@ class AfterGame:
         self._posting.add(table.id)
         try:
             await self._post_results(table)
-            await self.service.storage.mark_posted(table.id)
+            await self.service.results_posted(table.id)
         except Exception:
             log.exception("could not post the results of table %s", table.id)
         finally:
@@ -121,11 +121,9 @@ class AfterGame:
     async def post_pending(self) -> int:
         """Post the results that an earlier process could not (this process's guilds)."""
         posted = 0
-        for table_id in await self.service.storage.unposted_results():
-            table = await self.service.storage.load_table(table_id)
-            if table is not None and self.service.owns_guild(table.guild_id):
-                await self.post_results(table)
-                posted += 1
+        for table in await self.service.results_to_post():
+            await self.post_results(table)
+            posted += 1
         return posted
 
     async def _post_results(self, table: TableRecord) -> None:

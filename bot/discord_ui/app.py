@@ -147,15 +147,14 @@ async def _serve(
     ):
         desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
+        # A sharded process arms the clocks and posts the results of its own guilds only.
         owns = getattr(bot, "owns_guild", None)
-        if owns is not None:
-            desk.service.owns_guild = owns
         async with bot:
             close_on_sigterm(bot)
             # Log in first (REST works from here), then arm the turn clocks, whose effects
             # are posted through REST, then connect to the gateway.
             await bot.login(token)
-            await desk.service.start()
+            await desk.service.start(owns_guild=owns)
             # Everything alive now (modules, engine tables, storage) lives as long as the
             # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
             tune_gc()
