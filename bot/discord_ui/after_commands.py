@@ -1,20 +1,19 @@
-"""The slash commands about finished games: ``/stats``, ``/leaderboard``, ``/history``."""
+"""The slash commands about finished games: ``/stats``, ``/leaderboard``, ``/history``, and
+``/table replay``.
+
+Like :mod:`bot.discord_ui.commands` (which registers them), they read the bot's desk with
+:func:`bot.discord_ui.desk_port.desk_of` and import neither the desk nor the client.
+"""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
+from bot.discord_ui.desk_port import AfterCommands, desk_of
+from bot.discord_ui.translator import locale_of
+from bot.model.table import Phase
 from i18n import t
-
-if TYPE_CHECKING:
-    from bot.discord_ui.client import PoeppelBot
-
-    Interaction = discord.Interaction[PoeppelBot]
-else:
-    Interaction = discord.Interaction
 
 GAME_CHOICES = [
     app_commands.Choice(name=t(f"game.{name}", "en"), value=name)
@@ -22,8 +21,8 @@ GAME_CHOICES = [
 ]
 
 
-def _after(interaction: Interaction) -> Any:
-    return interaction.client.desk.after
+def _after(interaction: discord.Interaction) -> AfterCommands:
+    return desk_of(interaction).after
 
 
 @app_commands.command(name="stats", description="Games, wins, rating and recent results")
@@ -31,7 +30,7 @@ def _after(interaction: Interaction) -> Any:
 @app_commands.choices(game=GAME_CHOICES)
 @app_commands.guild_only()
 async def stats(
-    interaction: Interaction, member: discord.Member | None = None, game: str | None = None
+    interaction: discord.Interaction, member: discord.Member | None = None, game: str | None = None
 ) -> None:
     """Answer privately with a member's statistics on this server."""
     await _after(interaction).stats(interaction, member, game)
@@ -41,7 +40,7 @@ async def stats(
 @app_commands.describe(game="which game")
 @app_commands.choices(game=GAME_CHOICES)
 @app_commands.guild_only()
-async def leaderboard(interaction: Interaction, game: str) -> None:
+async def leaderboard(interaction: discord.Interaction, game: str) -> None:
     """Answer privately with the server's top ten and the caller's place."""
     await _after(interaction).leaderboard(interaction, game)
 
@@ -51,23 +50,22 @@ async def leaderboard(interaction: Interaction, game: str) -> None:
 @app_commands.choices(game=GAME_CHOICES)
 @app_commands.guild_only()
 async def history(
-    interaction: Interaction, member: discord.Member | None = None, game: str | None = None
+    interaction: discord.Interaction, member: discord.Member | None = None, game: str | None = None
 ) -> None:
     """Answer privately with the newest finished tables, paged."""
     await _after(interaction).history(interaction, member, game)
 
 
-async def finished_tables(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
+async def finished_tables(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
     """The finished tables of this channel (or of the channel a thread belongs to), newest
     first."""
-    from bot.discord_ui.translator import locale_of
-    from bot.model.table import Phase
-
     if interaction.guild_id is None or interaction.channel is None:
         return []
     channel = interaction.channel
     channel_id = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
-    service = interaction.client.desk.service
+    service = desk_of(interaction).service
     tables = await service.list_tables(interaction.guild_id, channel_id, active=False)
     locale = locale_of(interaction)
     choices = []
@@ -83,9 +81,9 @@ async def finished_tables(interaction: Interaction, current: str) -> list[app_co
 @app_commands.command(name="replay", description="Step through a finished table, privately")
 @app_commands.describe(table="the finished table")
 @app_commands.autocomplete(table=finished_tables)
-async def replay(interaction: Interaction, table: int) -> None:
+async def replay(interaction: discord.Interaction, table: int) -> None:
     """Open the private replay viewer of a finished table."""
-    await interaction.client.desk.replays.open(interaction, table)
+    await desk_of(interaction).replays.open(interaction, table)
 
 
 AFTER_GAME_COMMANDS = (stats, leaderboard, history)

@@ -3,12 +3,17 @@
 The service decides what a result is and who is rated; this module only asks it and shows the
 answer. Command answers are private and in the reader's language; the results post goes to
 the table's thread (with the results image) and a short line to its channel, in the server's.
+
+:class:`AfterGame` receives what it uses (the service, the publisher, the renderer, the
+replay viewer, and the desk's ``open_lobby`` and ``deliver``) instead of the front desk, which
+creates it and dispatches to it: so this module never imports the desk back.
 """
 
 from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,8 +22,10 @@ from bot.after_game.records import dumps
 from bot.after_game.standings import user_player
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import ControlId, control_id
-from bot.discord_ui.publisher import send_with_retry
-from bot.discord_ui.replies import reply_private
+from bot.discord_ui.publisher import Publisher, send_with_retry
+from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.replay_viewer import ReplayViewer
+from bot.discord_ui.replies import answer_click, reply_private
 from bot.discord_ui.results_texts import (
     channel_line,
     history_text,
@@ -27,13 +34,14 @@ from bot.discord_ui.results_texts import (
     results_post,
     stats_text,
 )
-from bot.discord_ui.texts import seat_names
+from bot.discord_ui.texts import display_name, seat_names
 from bot.discord_ui.translator import locale_of
+from bot.model.effects import Effects
 from bot.model.table import TableError, TableRecord, reserved_seats
 from i18n import t
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +55,12 @@ MAX_UPLOAD = 10 * 1024 * 1024
 PER_PAGE = 5
 #: The word a history button carries for "every game".
 ALL_GAMES = "all"
+
+#: The desk's ``open_lobby``: post a new table's lobby in a channel and open its thread
+#: (channel, table, the server's locale, the user who opened it); None when Discord refused.
+OpenLobby = Callable[[Any, TableRecord, str, int], Awaitable[discord.Thread | None]]
+#: The desk's ``deliver``: send the public part of effects (and refresh the open hands).
+Deliver = Callable[[Effects], Awaitable[None]]
 
 
 async def _begin(interaction: discord.Interaction) -> int | None:
@@ -68,8 +82,22 @@ class AfterGame:
     ACTIONS = ACTIONS
     TABLELESS_ACTIONS = TABLELESS_ACTIONS
 
-    def __init__(self, desk: FrontDesk) -> None:
-        self.desk = desk
+    def __init__(
+        self,
+        service: TableService,
+        publisher: Publisher,
+        renderer: Renderer,
+        replays: ReplayViewer,
+        open_lobby: OpenLobby,
+        deliver: Deliver,
+    ) -> None:
+        #: The table service (the desk replaces it when it gets its own: see ``FrontDesk``).
+        self.service = service
+        self.publisher = publisher
+        self.renderer = renderer
+        self.replays = replays
+        self._open_lobby = open_lobby
+        self._deliver = deliver
         self._posting: set[int] = set()  # tables whose results post is on its way
 
     # --- the results post ------------------------------------------------------------------
@@ -83,7 +111,7 @@ class AfterGame:
         self._posting.add(table.id)
         try:
             await self._post_results(table)
-            await self.desk.service.storage.mark_posted(table.id)
+            await self.service.results_posted(table.id)
         except Exception:
             log.exception("could not post the results of table %s", table.id)
         finally:
@@ -91,43 +119,38 @@ class AfterGame:
 
     async def post_pending(self) -> int:
         """Post the results that an earlier process could not (this process's guilds)."""
-        service = self.desk.service
         posted = 0
-        for table_id in await service.storage.unposted_results():
-            table = await service.storage.load_table(table_id)
-            if table is not None and service.owns_guild(table.guild_id):
-                await self.post_results(table)
-                posted += 1
+        for table in await self.service.results_to_post():
+            await self.post_results(table)
+            posted += 1
         return posted
 
     async def _post_results(self, table: TableRecord) -> None:
-        result = await self.desk.service.result(table.id)
+        result = await self.service.result(table.id)
         if result is None or table.thread_id is None:
             return
-        publisher = self.desk.publisher
+        publisher = self.publisher
         locale = publisher.locale(table)
         kwargs: dict[str, Any] = {
-            "content": results_post(
-                result, locale, await self.desk.service.rating_changes(table.id)
-            ),
+            "content": results_post(result, locale, await self.service.rating_changes(table.id)),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
-        image = await self.desk.renderer.results(
+        image = await self.renderer.results(
             result.to_json(),
             result_names(result, locale),
             filename=f"results-{table.id}.png",
             locale=locale,
         )
         files = [image] if image is not None else []
-        _record, first, steps = await self.desk.service.public_history(table.id)
+        _record, first, steps = await self.service.public_history(table.id)
         views = [first, *(step.view for step in steps)]
         names = seat_names(table, first.get("seats") or [], locale)
-        animation = await self.desk.renderer.animation(
+        animation = await self.renderer.animation(
             views, names, filename=f"summary-{table.id}.gif", locale=locale
         )
         if animation is not None and _size(animation) <= MAX_UPLOAD:
             files.append(animation)
-        record = dumps(await self.desk.service.game_record(table.id))
+        record = dumps(await self.service.game_record(table.id))
         if len(record) <= MAX_UPLOAD:
             files.append(discord.File(io.BytesIO(record), filename=f"record-{table.id}.json"))
         if files:
@@ -161,7 +184,7 @@ class AfterGame:
             return
         locale = locale_of(interaction)
         who = member or interaction.user
-        stats = await self.desk.service.stats(guild, who.id, game)
+        stats = await self.service.stats(guild, who.id, game)
         await reply_private(
             interaction,
             stats_text(stats, who.mention, game, locale),
@@ -175,7 +198,7 @@ class AfterGame:
             return
         locale = locale_of(interaction)
         try:
-            board = await self.desk.service.leaderboard(guild, game, interaction.user.id)
+            board = await self.service.leaderboard(guild, game, interaction.user.id)
         except TableError:
             await reply_private(interaction, t("results.unknown_game", locale))
             return
@@ -200,16 +223,14 @@ class AfterGame:
 
     async def rematch(self, interaction: discord.Interaction, table_id: int) -> None:
         """Rematch: open the new table (lobby and thread) or confirm the clicker's seat."""
-        from bot.discord_ui.frontdesk import display_name
-
         locale = locale_of(interaction)
         user = interaction.user
-        effects = await self.desk.service.rematch(table_id, user.id, display_name(user))
+        effects = await self.service.rematch(table_id, user.id, display_name(user))
         table = effects.table
         if table.thread_id is None:
-            channel = await self.desk.publisher.channel(table.channel_id)
-            public = self.desk.publisher.locale(table)
-            thread = await self.desk.open_lobby(channel, table, public, user.id)
+            channel = await self.publisher.channel(table.channel_id)
+            public = self.publisher.locale(table)
+            thread = await self._open_lobby(channel, table, public, user.id)
             if thread is None:
                 await reply_private(interaction, t("desk.cannot_post", locale))
                 return
@@ -225,7 +246,7 @@ class AfterGame:
                 t("rematch.opened", locale, table=table.id, thread=thread.mention),
             )
             return
-        await self.desk.deliver(effects)  # the lobby shows the confirmed seat
+        await self._deliver(effects)  # the lobby shows the confirmed seat
         await reply_private(interaction, t("rematch.confirmed", locale, table=table.id))
 
     async def _history_page(
@@ -233,7 +254,7 @@ class AfterGame:
     ) -> tuple[str, discord.ui.View]:
         locale = locale_of(interaction)
         guild = interaction.guild_id or 0
-        found = await self.desk.service.finished_tables(guild, user_id, game, page, PER_PAGE)
+        found = await self.service.finished_tables(guild, user_id, game, page, PER_PAGE)
         who = None if user_id is None else f"<@{user_id}>"
         player = None if user_id is None else user_player(user_id)
         text = history_text(found, who, game, player, locale)
@@ -254,12 +275,12 @@ class AfterGame:
             await self.rematch(interaction, control.table)
             return
         if control.action == "replay":
-            await self.desk.replays.send_first(interaction, control.table)
+            await self.replays.send_first(interaction, control.table)
             return
         user_id = control.int_arg(0) or None
         game = control.arg(1)
         if game != ALL_GAMES and game not in ("tock", "dog", "carcassonne"):
-            await self.desk.answer(
+            await answer_click(
                 interaction, t("results.unknown_game", locale_of(interaction)), public=False
             )
             return

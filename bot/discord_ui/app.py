@@ -19,6 +19,7 @@ import yarl
 
 from bot.bots.pool import BotPool
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
+from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
@@ -65,15 +66,22 @@ def create_bot(
     shard_ids: list[int] | None = None,
     **options: Any,
 ) -> PoeppelBot | PoeppelShardedBot:
-    """A bot wired to ``desk``: sharded when ``shard_count`` is given.
+    """A bot wired to ``desk``, its slash commands on its tree: sharded when ``shard_count``
+    is given.
 
     ``options`` go to discord.py's client (tests shorten ``guild_ready_timeout``).
     """
+    bot: PoeppelBot | PoeppelShardedBot
     if shard_count is not None:
-        return PoeppelShardedBot(
+        bot = PoeppelShardedBot(
             desk, config, shard_count=shard_count, shard_ids=shard_ids, **options
         )
-    return PoeppelBot(desk, config, **options)
+    else:
+        bot = PoeppelBot(desk, config, **options)
+    # Here, not in the client's setup_hook: the commands reach the client's desk, and the
+    # client importing them closed an import circle (client -> commands -> client).
+    register_commands(bot.tree)
+    return bot
 
 
 @contextlib.asynccontextmanager
@@ -85,17 +93,12 @@ async def open_service(
     The service's listener (turn clock, bots after a timeout) is the desk, so every effect
     reaches Discord whoever caused it.
     """
-    from bot.service import TableService
-    from bot.storage import open_storage
+    from bot.service import open_tables
 
-    storage = await open_storage(database_url)
-    try:
-        desk = FrontDesk(None, renderer)
-        service = TableService(storage, listener=desk.on_effects, **service_options)
+    desk = FrontDesk(None, renderer)
+    async with open_tables(database_url, listener=desk.on_effects, **service_options) as service:
         desk.service = service
         yield desk
-    finally:
-        await storage.close()
 
 
 def close_on_sigterm(bot: discord.Client) -> None:
@@ -139,15 +142,14 @@ async def _serve(
     ):
         desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
+        # A sharded process arms the clocks and posts the results of its own guilds only.
         owns = getattr(bot, "owns_guild", None)
-        if owns is not None:
-            desk.service.owns_guild = owns
         async with bot:
             close_on_sigterm(bot)
             # Log in first (REST works from here), then arm the turn clocks, whose effects
             # are posted through REST, then connect to the gateway.
             await bot.login(token)
-            await desk.service.start()
+            await desk.service.start(owns_guild=owns)
             # Everything alive now (modules, engine tables, storage) lives as long as the
             # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
             tune_gc()
@@ -190,11 +192,9 @@ async def _sync(settings: Settings) -> int:
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     point_at_api(settings)
     bot = PoeppelBot(FrontDesk(None, Renderer()), BotConfig())
+    register_commands(bot.tree)
     async with bot:
         await bot.login(token)
-        from bot.discord_ui.commands import register_commands
-
-        register_commands(bot.tree)
         return await sync_tree(bot, settings.dev_guild_id)
 
 

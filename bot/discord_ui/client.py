@@ -36,7 +36,9 @@ class PoeppelBotMixin:
 
     The bot receives its resources (the table service and the renderer functions, wrapped in a
     :class:`bot.discord_ui.frontdesk.FrontDesk`) in its constructor; ``setup_hook`` registers the
-    persistent components and the slash commands, and syncs the commands only when asked.
+    persistent components and syncs the commands only when asked. The slash commands are added
+    to the tree by whoever builds the bot (:func:`bot.discord_ui.app.create_bot`): the commands
+    reach the bot's desk, so the client must not import them.
     """
 
     desk: Any
@@ -47,13 +49,11 @@ class PoeppelBotMixin:
         self.config = config
 
     async def setup_hook(self) -> None:
-        from bot.discord_ui.commands import register_commands
         from bot.discord_ui.components import TableControl
         from bot.discord_ui.translator import PoeppelTranslator
 
         bot: commands.Bot = self  # type: ignore[assignment]
         bot.add_dynamic_items(TableControl)
-        register_commands(bot.tree)
         # Command names, descriptions and choices in German and Hungarian (i18n).
         await bot.tree.set_translator(PoeppelTranslator())
         await self.desk.attach(bot)

@@ -1,27 +1,29 @@
 """The slash commands: ``/tock new``, ``/dog new``, ``/carcassonne new``, ``/table``, ``/rules``.
 
-Each command only reads its options and hands them to the :class:`~bot.discord_ui.frontdesk.
-FrontDesk` of the bot, which talks to the table service.
+Each command only reads its options and hands them to the front desk of the bot, which talks
+to the table service. The desk is read with :func:`bot.discord_ui.desk_port.desk_of` and seen
+as a :class:`~bot.discord_ui.desk_port.CommandDesk`: this module imports neither the desk nor
+the client (the bot's builder, :func:`bot.discord_ui.app.create_bot`, registers the commands).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import logging
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
+from bot.discord_ui.desk_port import desk_of
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.translator import locale_of
+from bot.discord_ui.typed_moves import autocomplete, play_typed
 from bot.model.table import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from i18n import rules_games, rules_page, t
 from i18n.rules import RULES_TOPICS
 
-if TYPE_CHECKING:
-    from bot.discord_ui.client import PoeppelBot
-
-    Interaction = discord.Interaction[PoeppelBot]
-else:
-    Interaction = discord.Interaction
+log = logging.getLogger(__name__)
 
 TURN_TIME_CHOICES = [
     app_commands.Choice(name="no clock", value=0),
@@ -34,10 +36,6 @@ TURN_TIME_CHOICES = [
 ]
 BOT_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
 _BOT_LEVEL_HELP = "how well the bots play (Add bot, and the seat of a player who leaves)"
-
-
-def _desk(interaction: Interaction) -> Any:
-    return interaction.client.desk
 
 
 # --- /tock, /dog, /carcassonne -----------------------------------------------------------------
@@ -74,7 +72,7 @@ carcassonne = app_commands.Group(
     bot_level=BOT_LEVEL_CHOICES,
 )
 async def tock_new(
-    interaction: Interaction,
+    interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 6] = 4,
     game_type: str = "ffa",
     seven: str = "split",
@@ -91,7 +89,7 @@ async def tock_new(
         "quick_start": quick_start,
         "variant5": variant5,
     }
-    await _desk(interaction).new_table(
+    await desk_of(interaction).new_table(
         interaction, "tock", players, options, turn_time, hints, bot_level=bot_level
     )
 
@@ -114,7 +112,7 @@ async def tock_new(
     bot_level=BOT_LEVEL_CHOICES,
 )
 async def dog_new(
-    interaction: Interaction,
+    interaction: discord.Interaction,
     players: int = 4,
     ruleset: str = "bsw",
     turn_time: int = 0,
@@ -123,7 +121,7 @@ async def dog_new(
 ) -> None:
     """Open a Dog table."""
     options = {"preset": ruleset}
-    await _desk(interaction).new_table(
+    await desk_of(interaction).new_table(
         interaction, "dog", players, options, turn_time, hints, bot_level=bot_level
     )
 
@@ -148,7 +146,7 @@ async def dog_new(
     bot_level=BOT_LEVEL_CHOICES,
 )
 async def carcassonne_new(
-    interaction: Interaction,
+    interaction: discord.Interaction,
     players: app_commands.Range[int, 2, 6] = 2,
     farms: str = "third",
     small_cities: bool = False,
@@ -167,7 +165,7 @@ async def carcassonne_new(
         "inns_cathedrals": inns_cathedrals,
         "traders_builders": traders_builders,
     }
-    await _desk(interaction).new_table(
+    await desk_of(interaction).new_table(
         interaction, "carcassonne", players, options, turn_time, hints, bot_level=bot_level
     )
 
@@ -180,18 +178,18 @@ table = app_commands.Group(
 
 
 async def table_autocomplete(
-    interaction: Interaction, current: str
+    interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[int]]:
     """The tables open in this channel (or its parent, inside a table's thread)."""
-    return await _desk(interaction).autocomplete_tables(interaction, current)
+    return await desk_of(interaction).autocomplete_tables(interaction, current)
 
 
 _TABLE_HELP = "the table (defaults to the one of this thread, or the only one here)"
 
 
 def _table_command(name: str, description: str) -> Any:
-    async def callback(interaction: Interaction, table: int | None = None) -> None:
-        await _desk(interaction).table_command(interaction, name, table)
+    async def callback(interaction: discord.Interaction, table: int | None = None) -> None:
+        await desk_of(interaction).table_command(interaction, name, table)
 
     callback.__name__ = f"table_{name}"
     app_commands.describe(table=_TABLE_HELP)(callback)
@@ -214,44 +212,42 @@ for _name, _description in (
 @app_commands.describe(table=_TABLE_HELP, team="the team to sit in (team games: 1, 2 or 3)")
 @app_commands.autocomplete(table=table_autocomplete)
 async def table_join(
-    interaction: Interaction,
+    interaction: discord.Interaction,
     table: int | None = None,
     team: app_commands.Range[int, 1, 3] | None = None,
 ) -> None:
     """Take a seat, in ``team`` if given."""
-    await _desk(interaction).table_command(interaction, "join", table, team=team)
+    await desk_of(interaction).table_command(interaction, "join", table, team=team)
 
 
 @table.command(name="log", description="The moves played so far")
 @app_commands.describe(table=_TABLE_HELP, notation="show the moves in notation instead of words")
 @app_commands.autocomplete(table=table_autocomplete)
 async def table_log(
-    interaction: Interaction, table: int | None = None, notation: bool = False
+    interaction: discord.Interaction, table: int | None = None, notation: bool = False
 ) -> None:
     """The newest moves in words, or in notation when asked."""
-    await _desk(interaction).table_command(interaction, "log", table, notation=notation)
+    await desk_of(interaction).table_command(interaction, "log", table, notation=notation)
 
 
 @table.command(name="kick", description="Remove a player from your table (host only)")
 @app_commands.describe(member="the player to remove", table=_TABLE_HELP)
 @app_commands.autocomplete(table=table_autocomplete)
 async def table_kick(
-    interaction: Interaction, member: discord.Member, table: int | None = None
+    interaction: discord.Interaction, member: discord.Member, table: int | None = None
 ) -> None:
     """Remove ``member`` from the table."""
-    await _desk(interaction).table_command(interaction, "kick", table, member=member)
+    await desk_of(interaction).table_command(interaction, "kick", table, member=member)
 
 
 # --- /move ------------------------------------------------------------------------------------
 
 
 async def move_autocomplete(
-    interaction: Interaction, current: str
+    interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The caller's own legal moves, in words (only the caller sees them)."""
-    from bot.discord_ui.typed_moves import autocomplete
-
-    return await autocomplete(_desk(interaction), interaction, current)
+    return await autocomplete(desk_of(interaction), interaction, current)
 
 
 @app_commands.command(name="move", description="Play a move by typing it")
@@ -260,11 +256,9 @@ async def move_autocomplete(
 )
 @app_commands.autocomplete(move=move_autocomplete, table=table_autocomplete)
 @app_commands.guild_only()
-async def move(interaction: Interaction, move: str, table: int | None = None) -> None:
+async def move(interaction: discord.Interaction, move: str, table: int | None = None) -> None:
     """Play ``move`` at the table of this thread (or ``table``)."""
-    from bot.discord_ui.typed_moves import play_typed
-
-    await play_typed(_desk(interaction), interaction, move, table)
+    await play_typed(desk_of(interaction), interaction, move, table)
 
 
 # --- /rules ------------------------------------------------------------------------------------
@@ -281,7 +275,7 @@ _ALL_TOPICS = list(dict.fromkeys(topic for topics in RULES_TOPICS.values() for t
     game=[app_commands.Choice(name=t(f"game.{name}", "en"), value=name) for name in rules_games()],
     topic=[app_commands.Choice(name=t(f"rules.topic.{tp}", "en"), value=tp) for tp in _ALL_TOPICS],
 )
-async def rules(interaction: Interaction, game: str, topic: str | None = None) -> None:
+async def rules(interaction: discord.Interaction, game: str, topic: str | None = None) -> None:
     """Answer with the rules of ``game`` on ``topic``, privately, in the reader's language."""
     text = rules_page(game, topic, locale_of(interaction))
     await interaction.response.send_message(text, ephemeral=True)
@@ -289,8 +283,6 @@ async def rules(interaction: Interaction, game: str, topic: str | None = None) -
 
 def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     """Add every Pöppel command to ``tree``."""
-    from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
-
     table.add_command(TABLE_REPLAY, override=True)
     command: Any
     for command in (tock, dog, carcassonne, table, move, rules, *AFTER_GAME_COMMANDS):
@@ -299,16 +291,12 @@ def register_commands(tree: app_commands.CommandTree[Any]) -> None:
 
 
 async def on_app_command_error(
-    interaction: Interaction, error: app_commands.AppCommandError
+    interaction: discord.Interaction, error: app_commands.AppCommandError
 ) -> None:
     """Answer a failed command privately instead of leaving it unanswered."""
-    import logging
-
-    logging.getLogger(__name__).exception("command failed", exc_info=error)
+    log.exception("command failed", exc_info=error)
     locale = locale_of(interaction)
     text = t("cmd.error.failed", locale)
     if isinstance(error, app_commands.CheckFailure):
         text = str(error) or t("cmd.error.not_here", locale)
-    from bot.discord_ui.replies import reply_private
-
     await reply_private(interaction, text)

@@ -3,6 +3,11 @@
 It decides nothing about a game: every rule, permission and turn check is the service's; the
 desk only acknowledges in time, asks, and shows the answer. Refusals (:class:`TableError`)
 are answered privately with the service's sentence.
+
+The desk sits on top of the front end: it creates the publisher, the after-game pages and the
+replay viewer, and sends each click to its handler (the race or the Carcassonne prompts, by the
+table's game). Nothing it imports imports it back: the handlers see it through the protocols
+of :mod:`bot.discord_ui.desk_port`.
 """
 
 from __future__ import annotations
@@ -17,20 +22,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.discord_ui import prompts
+from bot.discord_ui import race_prompts, tile_prompts
 from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.hints import hint_text
-from bot.discord_ui.open_hands import OpenHands
+from bot.discord_ui.open_hands import MoveLists, OpenHands
+from bot.discord_ui.prompts import InvalidChoice, OutOfDate
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
 from bot.discord_ui.replay_viewer import ReplayViewer
-from bot.discord_ui.replies import reply_private
-from bot.discord_ui.texts import GAME_TITLES, seat_name
+from bot.discord_ui.replies import answer_click, reply_private
+from bot.discord_ui.texts import GAME_TITLES, display_name, seat_name
 from bot.discord_ui.translator import guild_locale_of, locale_of
-from bot.discord_ui.typed_moves import MoveLists
 from bot.model.effects import Effects
 from bot.model.history import HistoryEntry
 from bot.model.table import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
@@ -91,20 +96,19 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
-def display_name(user: discord.abc.User) -> str:
-    """The name to show for a user at a table."""
-    return getattr(user, "display_name", None) or user.name
-
-
 class FrontDesk:
     """The bridge between Discord and :class:`bot.service.TableService`."""
 
     def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
+        # The after-game pages and the replay viewer get what they use, not the desk (they
+        # would import it back); the service setter below hands them a later service too.
+        self.replays = ReplayViewer(service, self.renderer)
+        self.after = AfterGame(
+            service, self.publisher, self.renderer, self.replays, self.open_lobby, self.deliver
+        )
         self.service = service
-        self.after = AfterGame(self)
-        self.replays = ReplayViewer(self)
         self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
@@ -129,8 +133,12 @@ class FrontDesk:
 
     @service.setter
     def service(self, service: Any) -> None:
+        # ``open_service`` creates the desk before the service (whose listener the desk is):
+        # the parts that hold the service get it here.
         self._service = service
         self.publisher.service = service
+        self.after.service = service
+        self.replays.service = service
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""
@@ -253,10 +261,8 @@ class FrontDesk:
 
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
         """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""
-        from bot.discord_ui.race_prompts import refresh_hands
-
         try:
-            await refresh_hands(self, effects, skip=skip)
+            await race_prompts.refresh_hands(self, effects, skip=skip)
         except Exception:
             log.exception("refreshing the open hands of table %s failed", effects.table.id)
 
@@ -584,38 +590,35 @@ class FrontDesk:
             elif control.action == REPLAY_ACTION:
                 await self.replays.on_control(interaction, control)
             else:
-                await prompts.handle(self, interaction, control, values)
+                await self._play_control(interaction, control, values)
         except TableError as error:
             locale = locale_of(interaction)
-            await self.answer(interaction, error.text(locale), public=public)
-        except prompts.InvalidChoice:
-            await self.answer(
+            await answer_click(interaction, error.text(locale), public=public)
+        except InvalidChoice:
+            await answer_click(
                 interaction, t("robust.invalid_choice", locale_of(interaction)), public=public
             )
-        except prompts.OutOfDate:
+        except OutOfDate:
             clicked = interaction.message.id if interaction.message is not None else None
             text = await self.newest_board_text(control.table, locale_of(interaction), clicked)
-            await self.answer(interaction, text, public=public)
+            await answer_click(interaction, text, public=public)
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
             log.exception("control %s failed", control)
-            await self.answer(
+            await answer_click(
                 interaction, t("desk.something_wrong", locale_of(interaction)), public=public
             )
 
-    async def answer(
-        self, interaction: discord.Interaction, text: str, *, public: bool, **kwargs: Any
+    async def _play_control(
+        self, interaction: discord.Interaction, control: ControlId, values: list[str]
     ) -> None:
-        """Answer privately: a follow-up to a public control, or an edit of a private prompt."""
-        if public:
-            await reply_private(interaction, text, **kwargs)
-            return
-        try:
-            await interaction.edit_original_response(
-                content=text, view=kwargs.get("view"), attachments=kwargs.get("attachments", [])
-            )
-        except discord.HTTPException:
-            await reply_private(interaction, text)
+        """A play control goes to the race or the Carcassonne prompts, by the table's game
+        (remembered when this process has seen the table: a click saves a read)."""
+        game = self.game_of(control.table) or (await self.service.get(control.table)).game
+        if game == "carcassonne":
+            await tile_prompts.handle(self, interaction, control, values)
+        else:
+            await race_prompts.handle(self, interaction, control, values)
 
     async def _lobby_action(
         self, interaction: discord.Interaction, control: ControlId, values: list[str]

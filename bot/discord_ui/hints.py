@@ -17,11 +17,19 @@ from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import move_label, seat_name
+from bot.discord_ui.tile_words import (
+    action_label,
+    figure_actions,
+    placed_words,
+    public_placements,
+    segment_sides,
+    segments_of,
+)
 from bot.model.table import TableError, TableRecord
 from i18n import t, tn
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.discord_ui.desk_port import PlayDesk
 
 
 def hint_buttons(table: TableRecord, to_act: bool, row: int, locale: str) -> list[Any]:
@@ -32,7 +40,7 @@ def hint_buttons(table: TableRecord, to_act: bool, row: int, locale: str) -> lis
     return [button(t("hint.button", locale), custom_id, row=row)]
 
 
-async def hint_text(desk: FrontDesk, table_id: int, user_id: int, locale: str) -> str:
+async def hint_text(desk: PlayDesk, table_id: int, user_id: int, locale: str) -> str:
     """Ask the service for a hint and say it; refusals raise the service's ``TableError``."""
     found = await desk.service.hint(table_id, user_id)
     table: TableRecord = await desk.service.get(table_id)
@@ -47,7 +55,7 @@ async def hint_text(desk: FrontDesk, table_id: int, user_id: int, locale: str) -
 
 
 async def show_hint(
-    desk: FrontDesk, interaction: discord.Interaction, table_id: int, locale: str
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, locale: str
 ) -> None:
     """Answer a *Hint* click with a private follow-up (a refusal too): the prompt it was
     clicked on stays as it is."""
@@ -80,15 +88,6 @@ def _reason(key: str, params: Mapping[str, Any], names: Mapping[int, str], local
 
 def turn_label(view: Mapping[str, Any], move: str, locale: str) -> str:
     """A Carcassonne turn ``E 0,-1@180 follower:city0`` as the tile prompts say it."""
-    from bot.discord_ui.tile_prompts import (
-        action_label,
-        figure_actions,
-        placed_words,
-        public_placements,
-        segment_sides,
-        segments_of,
-    )
-
     parts = move.split(" ")
     if len(parts) == 1:  # a figure action after a placement made earlier
         return action_label(move, segments_of([move]), locale, segment_sides(view, None))

@@ -9,6 +9,10 @@ forgotten (the board's "Show my hand" opens a new one).
 
 The hands live in memory only: they are a convenience, and after a restart the board's button
 opens a fresh one. Tokens are never logged.
+
+The move lists ``/move`` offered lately (:class:`MoveLists`) are kept here too: like the open
+hands, they are what one player was last shown, held in memory by the front desk and read
+back on that player's next interaction.
 """
 
 from __future__ import annotations
@@ -76,3 +80,24 @@ class OpenHands:
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         """The lock that orders the edits of one hand."""
         return self._locks.setdefault((table_id, user_id), asyncio.Lock())
+
+
+class MoveLists:
+    """The move lists ``/move`` offered lately, per (table, version, seat, locale): typing
+    asks again on every key, and a chosen value is read back from the list it was offered
+    from."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self._lists: dict[tuple[int, int, int, str], list[tuple[str, str]]] = {}
+
+    def get(self, key: tuple[int, int, int, str]) -> list[tuple[str, str]] | None:
+        """The list offered under ``key``, if still kept."""
+        return self._lists.get(key)
+
+    def put(self, key: tuple[int, int, int, str], options: list[tuple[str, str]]) -> None:
+        """Keep ``options`` (the oldest list goes when full)."""
+        if len(self._lists) >= self.SIZE:
+            self._lists.pop(next(iter(self._lists)))
+        self._lists[key] = options

@@ -3,6 +3,10 @@
 Every prompt is an ephemeral message whose controls carry the table and version; a click
 re-reads the player's private info from the service, rebuilds the same list of choices and
 hands the chosen move text to :meth:`TableService.act`, which decides whether it is legal.
+
+This module holds what both games' prompts share (choice lists, selects, sending and editing
+a prompt, the refusals :class:`OutOfDate` and :class:`InvalidChoice`); which game's prompts a
+click goes to is the front desk's decision, so nothing here imports them.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from bot.model.table import NotSeated, NotYourTurn, Phase, WrongPhase
 from i18n import t
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.discord_ui.desk_port import PlayDesk
 
 #: Up to this many choices are buttons; more go into selects of 25.
 MAX_BUTTON_CHOICES = 10
@@ -106,7 +110,7 @@ class Prompt:
 
 
 async def load_info(
-    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, *, strict: bool
+    desk: PlayDesk, interaction: discord.Interaction, control: ControlId, *, strict: bool
 ) -> PrivateInfo:
     """The clicking user's private info, checked: seated, game running, version current.
 
@@ -269,21 +273,6 @@ async def edit_prompt(
     elif not keep_image:
         kwargs["attachments"] = []
     await interaction.edit_original_response(**kwargs)
-
-
-async def handle(
-    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
-) -> None:
-    """Dispatch a play control to the race or the Carcassonne prompts."""
-    from bot.discord_ui import race_prompts, tile_prompts
-
-    if desk.game_of(control.table) == "carcassonne" or (
-        desk.game_of(control.table) is None
-        and (await desk.service.get(control.table)).game == "carcassonne"
-    ):
-        await tile_prompts.handle(desk, interaction, control, values)
-    else:
-        await race_prompts.handle(desk, interaction, control, values)
 
 
 def require_turn(info: PrivateInfo) -> None:

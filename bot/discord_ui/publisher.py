@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_ui import tile_words as carcassonne
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.rendering import Renderer
@@ -357,17 +358,15 @@ class Publisher:
         self, table: TableRecord, update: PublicUpdate, locale: str
     ) -> tuple[dict[tuple[int, int], list[int]], list[discord.ui.Item[Any]] | None]:
         """Carcassonne, a tile to place: its placements and the board's selects for them."""
-        from bot.discord_ui import tile_prompts
-
         if table.game != "carcassonne" or update.view is None or update.finished:
             return {}, None
         try:
-            placements = await asyncio.to_thread(tile_prompts.public_placements, update.view)
+            placements = await asyncio.to_thread(carcassonne.public_placements, update.view)
         except Exception:
             log.exception("no placements for the board of table %s", table.id)
             return {}, None
         order = self.renderer.order(placements)
-        controls = tile_prompts.placement_controls(
+        controls = carcassonne.placement_controls(
             table.id, update.version, placements, order, locale
         )
         return placements, controls

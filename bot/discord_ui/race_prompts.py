@@ -43,7 +43,7 @@ from i18n.message import Message, Said, msg, say
 from i18n.moves import counted_effects, label_parts, race_label, race_option
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.discord_ui.desk_port import PlayDesk
 
 #: Up to this many complete plays of a split 7 are offered whole (one select at most).
 WHOLE_SPLITS = 25
@@ -220,7 +220,7 @@ def _labels(info: PrivateInfo, moves: list[str], key: str, locale: str = "en") -
 
 
 async def hand_prompt(
-    desk: FrontDesk, info: PrivateInfo, note: str = "", locale: str = "en"
+    desk: PlayDesk, info: PrivateInfo, note: str = "", locale: str = "en"
 ) -> Prompt:
     """The player's hand: image, one button per card (disabled without a legal move)."""
     view: Mapping[str, Any] = info.view or {}
@@ -380,7 +380,7 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
 
 
 async def handle(
-    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
+    desk: PlayDesk, interaction: discord.Interaction, control: ControlId, values: list[str]
 ) -> None:
     """A click on a race-game control; the hand it was made on stays open afterwards."""
     action = control.action
@@ -413,7 +413,7 @@ async def handle(
 
 
 async def _on_hand(
-    desk: FrontDesk,
+    desk: PlayDesk,
     interaction: discord.Interaction,
     control: ControlId,
     values: list[str],
@@ -468,7 +468,7 @@ async def _on_hand(
 
 
 async def _show_hand_again(
-    desk: FrontDesk,
+    desk: PlayDesk,
     interaction: discord.Interaction,
     control: ControlId,
     note: str,
@@ -484,7 +484,7 @@ async def _show_hand_again(
 
 
 async def play(
-    desk: FrontDesk,
+    desk: PlayDesk,
     interaction: discord.Interaction,
     control: ControlId,
     info: PrivateInfo,
@@ -522,7 +522,7 @@ async def play(
 
 
 async def _answer_with_hand(
-    desk: FrontDesk, interaction: discord.Interaction, table_id: int, notes: list[str], label: str
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, notes: list[str], label: str
 ) -> int:
     """Show the player's hand, as it is now, under ``notes`` in the prompt they clicked; the
     version shown. Under the hand's lock: a refresh for a later turn (bots, the clock) that
@@ -540,7 +540,7 @@ async def _answer_with_hand(
 
 
 async def pick(
-    desk: FrontDesk, interaction: discord.Interaction, control: ControlId, token: str
+    desk: PlayDesk, interaction: discord.Interaction, control: ControlId, token: str
 ) -> int:
     """Choose (or change) the card passed to the partner in the exchange; the version the
     hand shows afterwards."""
@@ -560,7 +560,7 @@ async def pick(
     return shown
 
 
-async def refresh_hands(desk: FrontDesk, effects: Effects, *, skip: int | None = None) -> None:
+async def refresh_hands(desk: PlayDesk, effects: Effects, *, skip: int | None = None) -> None:
     """Edit the open hands of the people ``effects`` concern (their turn, a new deal, the
     exchange, a card received) to their current state; ``skip`` is the player whose own
     prompt answers them. When the game is over, every open hand at the table is closed."""
@@ -580,7 +580,7 @@ async def refresh_hands(desk: FrontDesk, effects: Effects, *, skip: int | None =
             await _refresh_hand(desk, table.id, user)
 
 
-async def _refresh_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
+async def _refresh_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:
     async with desk.hands.lock(table_id, user_id):
         hand = desk.hands.live(table_id, user_id)
         if hand is None:
@@ -601,7 +601,7 @@ async def _refresh_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
         hand.version = info.table.version
 
 
-async def _close_hand(desk: FrontDesk, table_id: int, user_id: int) -> None:
+async def _close_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:
     async with desk.hands.lock(table_id, user_id):
         hand = desk.hands.live(table_id, user_id)
         desk.hands.forget(table_id, user_id)

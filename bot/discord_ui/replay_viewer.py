@@ -5,6 +5,9 @@ drawn by the renderer exactly like the boards of the thread, so the last positio
 the table's last board. The buttons carry the position they lead to
 (``t:<table>:v:0:rp:<position>:<slot>``): first, back a tenth, back one, forward one, forward a
 tenth, last. Nothing is kept between clicks.
+
+The viewer is given the service and the renderer, all it uses; the front desk creates it and
+dispatches its clicks, and this module never imports the desk.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import discord
 from bot.after_game.replay import PublicStep
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import ControlId, control_id
+from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import seat_names
 from bot.discord_ui.translator import locale_of
@@ -25,7 +29,7 @@ from i18n import t
 from i18n.events import event_text, told_order
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.service import TableService
 
 #: The custom_id action of the viewer's buttons.
 ACTION = "rp"
@@ -66,8 +70,10 @@ def caption(
 class ReplayViewer:
     """The front desk's replay viewer."""
 
-    def __init__(self, desk: FrontDesk) -> None:
-        self.desk = desk
+    def __init__(self, service: TableService, renderer: Renderer) -> None:
+        #: The table service (the desk replaces it when it gets its own: see ``FrontDesk``).
+        self.service = service
+        self.renderer = renderer
 
     async def open(self, interaction: discord.Interaction, table_id: int) -> None:
         """``/table replay``: the first position, privately."""
@@ -95,7 +101,7 @@ class ReplayViewer:
         self, interaction: discord.Interaction, table_id: int, position: int
     ) -> tuple[str, dict[str, Any]]:
         locale = locale_of(interaction)
-        record, first, steps = await self.desk.service.public_history(table_id)
+        record, first, steps = await self.service.public_history(table_id)
         if record.guild_id != interaction.guild_id:
             raise TableNotFound(table=table_id)
         last = len(steps)
@@ -123,6 +129,6 @@ class ReplayViewer:
     ) -> discord.File | None:
         """The board of one position, drawn as the thread's boards are."""
         names: Sequence[str] = seat_names(record, view.get("seats") or [], locale)
-        return await self.desk.renderer.board(
+        return await self.renderer.board(
             view, names, filename=f"replay-{record.id}-{position}.png", locale=locale
         )

@@ -28,3 +28,22 @@ async def reply_private(interaction: discord.Interaction, text: str, **kwargs: A
             await interaction.response.send_message(text, ephemeral=True, **kwargs)
     except discord.HTTPException:
         log.warning("could not answer interaction %s privately", interaction.id, exc_info=True)
+
+
+async def answer_click(
+    interaction: discord.Interaction, text: str, *, public: bool, **kwargs: Any
+) -> None:
+    """Answer privately: a follow-up to a public control, or an edit of a private prompt.
+
+    ``public`` says where the click was: on a public message (deferred ephemerally, so a
+    follow-up is private) or in a private prompt (deferred as an update, which is edited).
+    """
+    if public:
+        await reply_private(interaction, text, **kwargs)
+        return
+    try:
+        await interaction.edit_original_response(
+            content=text, view=kwargs.get("view"), attachments=kwargs.get("attachments", [])
+        )
+    except discord.HTTPException:
+        await reply_private(interaction, text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.model.table import Phase, TableRecord
 from i18n import t
@@ -19,9 +19,17 @@ from i18n.moves import race_label
 from i18n.words import card_text
 from i18n.words import options_line as _options_line
 
+if TYPE_CHECKING:
+    import discord
+
 GAME_TITLES = {"tock": "Tock", "dog": "Dog", "carcassonne": "Carcassonne"}
 COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow", "Purple", "Orange")
 RANK_WORDS = {"A": "A", "J": "J", "Q": "Q", "K": "K", "X": "Joker"}
+
+
+def display_name(user: discord.abc.User) -> str:
+    """The name to show for a user at a table (their name on the server, else their own)."""
+    return getattr(user, "display_name", None) or user.name
 
 
 def seat_name(table: TableRecord, seat: int | None, locale: object = "en") -> str:

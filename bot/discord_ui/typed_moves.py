@@ -20,38 +20,26 @@ from discord import app_commands
 from bot.discord_ui.prompts import OutOfDate
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import move_label, seat_name
+from bot.discord_ui.tile_words import (
+    action_label,
+    figure_actions,
+    placement_words,
+    placements_of,
+    segment_sides,
+    segments_of,
+)
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import PrivateInfo
 from bot.model.table import NotSeated, NotYourTurn, Phase, TableError
 from i18n import t
 
 if TYPE_CHECKING:
-    from bot.discord_ui.frontdesk import FrontDesk
+    from bot.discord_ui.desk_port import PlayDesk
 
 #: Discord's limits on autocomplete answers.
 MAX_CHOICES = 25
 MAX_NAME = 100
 _VALUE = re.compile(r"(?P<version>\d{1,9}):(?P<index>\d{1,6})")
-
-
-class MoveLists:
-    """The move lists offered lately, per (table, version, seat, locale): typing asks again
-    on every key, and a chosen value is read back from the list it was offered from."""
-
-    SIZE = 64
-
-    def __init__(self) -> None:
-        self._lists: dict[tuple[int, int, int, str], list[tuple[str, str]]] = {}
-
-    def get(self, key: tuple[int, int, int, str]) -> list[tuple[str, str]] | None:
-        """The list offered under ``key``, if still kept."""
-        return self._lists.get(key)
-
-    def put(self, key: tuple[int, int, int, str], options: list[tuple[str, str]]) -> None:
-        """Keep ``options`` (the oldest list goes when full)."""
-        if len(self._lists) >= self.SIZE:
-            self._lists.pop(next(iter(self._lists)))
-        self._lists[key] = options
 
 
 def _race_options(info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
@@ -65,33 +53,29 @@ def _race_options(info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
     ]
 
 
-def _tile_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
-    from bot.discord_ui import tile_prompts
-
+def _tile_options(desk: PlayDesk, info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
     view: Mapping[str, Any] = info.view or {}
     if view.get("phase") == "figure":
-        segments = tile_prompts.segments_of(info.legal_moves)
-        sides = tile_prompts.segment_sides(view, None)
-        return [
-            (tile_prompts.action_label(m, segments, locale, sides), m) for m in info.legal_moves
-        ]
-    placements = tile_prompts.placements_of(info)
+        segments = segments_of(info.legal_moves)
+        sides = segment_sides(view, None)
+        return [(action_label(m, segments, locale, sides), m) for m in info.legal_moves]
+    placements = placements_of(info)
     tile = view.get("current_tile")
     options = []
     for index, (x, y) in enumerate(desk.renderer.order(placements)):
         for rot in sorted(placements[(x, y)]):
-            actions = tile_prompts.figure_actions(view, f"{x},{y}@{rot}")
-            segments = tile_prompts.segments_of(actions)
-            sides = tile_prompts.segment_sides(view, f"{x},{y}@{rot}")
-            where = tile_prompts.placement_words(index + 1, rot).text(locale)
+            actions = figure_actions(view, f"{x},{y}@{rot}")
+            segments = segments_of(actions)
+            sides = segment_sides(view, f"{x},{y}@{rot}")
+            where = placement_words(index + 1, rot).text(locale)
             for action in actions:
-                figure = tile_prompts.action_label(action, segments, locale, sides)
+                figure = action_label(action, segments, locale, sides)
                 label = t("clicks.typed_placement", locale, placement=where, figure=figure)
                 options.append((label, f"{tile} {x},{y}@{rot} {action}"))
     return options
 
 
-async def move_options(desk: FrontDesk, info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
+async def move_options(desk: PlayDesk, info: PrivateInfo, locale: str) -> list[tuple[str, str]]:
     """(words, move) for every legal move of the caller, in a stable order."""
     if info.seat is None or not info.legal_moves:
         return []
@@ -114,7 +98,7 @@ def _matches(label: str, typed: str) -> bool:
 
 
 async def autocomplete(
-    desk: FrontDesk, interaction: discord.Interaction, current: str
+    desk: PlayDesk, interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     """The caller's legal moves whose words contain what they typed (at most 25)."""
     try:
@@ -139,7 +123,7 @@ def _table_option(interaction: discord.Interaction) -> int | None:
 
 
 async def play_typed(
-    desk: FrontDesk, interaction: discord.Interaction, value: str, table: int | None
+    desk: PlayDesk, interaction: discord.Interaction, value: str, table: int | None
 ) -> None:
     """``/move``: play the chosen (or typed) move, answering privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -163,7 +147,7 @@ async def play_typed(
 
 
 async def _chosen(
-    desk: FrontDesk, info: PrivateInfo, value: str, locale: str
+    desk: PlayDesk, info: PrivateInfo, value: str, locale: str
 ) -> tuple[str, str, int]:
     """(words, move, version) that ``value`` names: an autocomplete value (the move listed
     at its version; the service judges whether that version is still good), the words of a

@@ -357,12 +357,12 @@ async def play_tile_turn(
     ``label`` is the board's button in the server's language when the placements do not fit
     the board (the private step-by-step prompt: cell, rotation, figure).
     """
-    from bot.discord_ui import tile_prompts
+    from bot.discord_ui import tile_words
 
     before = clicks_of(world.fake, user)
     board = world.newest_board(thread)
     info = await world.desk.service.private_info(table_id, user.id)
-    placements = tile_prompts.placements_of(info)
+    placements = tile_words.placements_of(info)
     order = world.desk.renderer.order(placements)
     index = rng.randrange(len(order))
     rot = rng.choice(placements[order[index]])

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord_ui import race_prompts, tile_prompts
+from bot.discord_ui import race_prompts, tile_prompts, tile_words
 from bot.discord_ui.components import (
     BUTTON_LABEL,
     OPTION_DESCRIPTION,
@@ -254,10 +254,10 @@ async def _tile_prompts(info: PrivateInfo, locale: str, rng: random.Random) -> l
     view = info.view or {}
     if view.get("phase") == "figure":
         return [await tile_prompts._start_prompt(DESK, info, locale)]  # type: ignore[arg-type]
-    placements = tile_prompts.placements_of(info)
+    placements = tile_words.placements_of(info)
     order = DESK.renderer.order(placements)
     prompts = []
-    public = tile_prompts.placement_controls(3, 9, placements, order, locale)
+    public = tile_words.placement_controls(3, 9, placements, order, locale)
     if public is not None:
         prompts.append(Prompt("", public))
     prompts.append(await tile_prompts.cells_prompt(DESK, info, 0, image=False, locale=locale))  # type: ignore[arg-type]

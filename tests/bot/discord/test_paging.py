@@ -70,7 +70,7 @@ def test_few_choices_are_buttons() -> None:
 
 async def _many_cells(world: World) -> tuple[int, Any, Any, list[tuple[int, int]]]:
     """A two-player Carcassonne played until the drawn tile has more than 25 cells."""
-    from bot.discord_ui import tile_prompts
+    from bot.discord_ui import tile_words
 
     world.seeds.append(9)
     table_id, lobby = await open_table(world, "carcassonne", players=2)
@@ -83,7 +83,7 @@ async def _many_cells(world: World) -> tuple[int, Any, Any, list[tuple[int, int]
         board = world.newest_board(thread)
         user = to_act(board, users)[0]
         info = await world.desk.service.private_info(table_id, user.id)
-        cells = world.desk.renderer.order(tile_prompts.placements_of(info))
+        cells = world.desk.renderer.order(tile_words.placements_of(info))
         if len(cells) > PAGE_SIZE:
             return table_id, user, board, cells
         await play_tile_turn(world, table_id, user, thread, rng, stats)
@@ -93,11 +93,11 @@ async def _many_cells(world: World) -> tuple[int, Any, Any, list[tuple[int, int]
 async def test_carcassonne_placements_beyond_25_are_more_selects_on_the_board(
     world: World,
 ) -> None:
-    from bot.discord_ui import tile_prompts
+    from bot.discord_ui import tile_words
 
     table_id, user, board, cells = await _many_cells(world)
     info = await world.desk.service.private_info(table_id, user.id)
-    placements = tile_prompts.placements_of(info)
+    placements = tile_words.placements_of(info)
     menus = selects(board)
     assert 1 < len(menus) <= SELECTS_PER_PAGE
     values = [o["value"] for m in menus for o in m["options"]]
@@ -128,9 +128,9 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages_when_they_o
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # More placements than the board's selects hold: the private step-by-step prompt.
-    from bot.discord_ui import tile_prompts
+    from bot.discord_ui import tile_words
 
-    monkeypatch.setattr(tile_prompts, "placement_controls", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tile_words, "placement_controls", lambda *args, **kwargs: None)
     table_id, user, board, cells = await _many_cells(world)
     prompt = await open_prompt(world, user, board, "Place tile")
     menu = selects(prompt)[0]
@@ -153,7 +153,7 @@ async def test_carcassonne_cells_beyond_25_are_reached_through_pages_when_they_o
 
 
 def test_placements_keep_each_cell_in_one_select_and_overflow_to_the_prompt() -> None:
-    from bot.discord_ui.tile_prompts import placement_controls
+    from bot.discord_ui.tile_words import placement_controls
 
     cells = [(x, 0) for x in range(9)]
     placements = {cell: [0, 90, 180, 270] for cell in cells}  # 36 placements
@@ -174,7 +174,7 @@ def test_placements_keep_each_cell_in_one_select_and_overflow_to_the_prompt() ->
 
 
 def test_a_single_placement_is_one_button_that_says_it() -> None:
-    from bot.discord_ui.tile_prompts import placement_controls
+    from bot.discord_ui.tile_words import placement_controls
 
     items = placement_controls(1, 2, {(3, 4): [90]}, [(3, 4)])
     assert items is not None

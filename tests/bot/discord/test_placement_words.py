@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.discord_ui.tile_prompts import placed_words, placement_words, turn_words
+from bot.discord_ui.tile_words import placed_words, placement_words, turn_words
 from i18n import t
 from i18n.moves import tile_label
 from tests.sentence_lint import problems
