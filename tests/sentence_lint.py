@@ -222,7 +222,7 @@ def _draw_update(
     import renderer
     from bot.discord_ui.publisher import drawable
     from bot.discord_ui.texts import seat_names
-    from bot.discord_ui.tile_prompts import public_placements
+    from bot.discord_ui.tile_words import public_placements
 
     if not drawable(update):
         return

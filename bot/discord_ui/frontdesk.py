@@ -17,7 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
@@ -45,6 +45,8 @@ from i18n.history import history_line
 
 if TYPE_CHECKING:
     from discord.ext import commands
+
+    from bot.service import TableService
 
 log = logging.getLogger(__name__)
 
@@ -99,9 +101,11 @@ def log_text(
 class FrontDesk:
     """The bridge between Discord and :class:`bot.service.TableService`."""
 
-    def __init__(self, service: Any, renderer: Renderer | None = None) -> None:
+    def __init__(self, service: TableService | None, renderer: Renderer | None = None) -> None:
         self.renderer = renderer or Renderer.load()
         self.publisher = Publisher(self.renderer)
+        # None only until ``open_service`` wires the service, whose listener this desk is.
+        service = cast("TableService", service)
         # The after-game pages and the replay viewer get what they use, not the desk (they
         # would import it back); the service setter below hands them a later service too.
         self.replays = ReplayViewer(service, self.renderer)
@@ -127,12 +131,12 @@ class FrontDesk:
         self._retry_task: asyncio.Task[None] | None = None
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TableService:
         """The table service (the publisher records delivered boards through it)."""
         return self._service
 
     @service.setter
-    def service(self, service: Any) -> None:
+    def service(self, service: TableService) -> None:
         # ``open_service`` creates the desk before the service (whose listener the desk is):
         # the parts that hold the service get it here.
         self._service = service
