@@ -172,7 +172,7 @@ class TableService:
         if owns_guild is not None:
             self.owns_guild = owns_guild
         await self._results.recover(self.owns_guild)
-        self._clock_loop.start(await self.storage.tables_with_deadline(), self.owns_guild)
+        self._clock_loop.start(await self._store.tables_with_deadline(), self.owns_guild)
 
     async def stop(self) -> None:
         """Stop the bots' background turns and the clock loop (storage stays open; its owner

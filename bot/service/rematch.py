@@ -31,7 +31,7 @@ class Rematch:
     async def rematch(self, table_id: int, user_id: int, name: str) -> Effects:
         """Open the rematch of the finished table ``table_id`` (hosted by ``user_id``), or,
         if it is open already, confirm ``user_id``'s kept seat there."""
-        old = await self._store.storage.load_table(table_id)
+        old = await self._store.find(table_id)
         if old is None or old.phase != Phase.FINISHED:
             raise WrongPhase("error.rematch_finished_only")
         people = [s for s in old.seats if (s.user_id or s.former_user_id) is not None]

@@ -97,7 +97,7 @@ class TableStore:
         snapshot_every: int = 200,
         after_commit: Sequence[CommitHook] = (),
     ) -> None:
-        self.storage = storage
+        self._storage = storage
         self._games = games
         self._clock = clock
         self._snapshot_every = snapshot_every
@@ -124,22 +124,30 @@ class TableStore:
         """The table's record; :class:`TableNotFound` if there is none."""
         check_table_id(table_id)
         live = self._live.get(table_id)
-        if live is not None and self.storage.single_writer:
+        if live is not None and self._storage.single_writer:
             return live.record
         return await self.stored(table_id)
 
     async def stored(self, table_id: int) -> TableRecord:
         """The table's record as storage holds it; :class:`TableNotFound` if there is none."""
-        record = await self.storage.load_table(table_id)
+        record = await self.find(table_id)
         if record is None:
             raise TableNotFound(table=table_id)
         return record
+
+    async def find(self, table_id: int) -> TableRecord | None:
+        """The table's record as storage holds it, or None."""
+        return await self._storage.load_table(table_id)
+
+    async def tables_with_deadline(self) -> list[TableRecord]:
+        """Every table in play whose turn clock runs, as storage holds it."""
+        return await self._storage.tables_with_deadline()
 
     async def list_tables(
         self, guild_id: int, channel_id: int | None = None, active: bool = True
     ) -> list[TableRecord]:
         """Tables of a guild (or one channel), by default only those in lobby or in play."""
-        return await self.storage.list_tables(guild_id, channel_id, active)
+        return await self._storage.list_tables(guild_id, channel_id, active)
 
     # --- changing ----------------------------------------------------------------------------
 
@@ -162,7 +170,7 @@ class TableStore:
 
     async def create(self, record: TableRecord) -> TableRecord:
         """Store a new table (its id is given by storage) and keep it in memory."""
-        table_id = await self.storage.create_table(record)
+        table_id = await self._storage.create_table(record)
         record = record.with_changes(id=table_id)
         self._live[table_id] = LiveTable(record, stored_version=record.version)
         return record
@@ -189,7 +197,7 @@ class TableStore:
     async def set_thread(self, table_id: int, thread_id: int | None) -> TableRecord:
         """Remember the thread a front end opened for the table (no version change)."""
         async with self.reading(table_id) as live:
-            await self.storage.set_thread(table_id, thread_id)
+            await self._storage.set_thread(table_id, thread_id)
             live.record = live.record.with_changes(thread_id=thread_id)
             return live.record
 
@@ -211,15 +219,15 @@ class TableStore:
         """The table in memory, re-read if another process changed it since."""
         check_table_id(table_id)
         live = self._live.get(table_id)
-        if live is not None and self.storage.single_writer:
+        if live is not None and self._storage.single_writer:
             return live
-        stored_version = await self.storage.load_version(table_id)
+        stored_version = await self._storage.load_version(table_id)
         if stored_version is None:
             self._live.pop(table_id, None)
             raise TableNotFound(table=table_id)
         if live is not None and live.record.version == stored_version:
             return live
-        record = await self.storage.load_table(table_id)
+        record = await self._storage.load_table(table_id)
         if record is None:
             raise TableNotFound(table=table_id)
         live = LiveTable(record, stored_version=record.version)
@@ -235,9 +243,9 @@ class TableStore:
         start = 0
         state = None
         from_position = getattr(module, "from_position", None)
-        entries = await self.storage.load_log(record.id)
+        entries = await self._storage.load_log(record.id)
         if from_position is not None and self._snapshot_every:
-            snapshot = await self.storage.load_snapshot(record.id)
+            snapshot = await self._storage.load_snapshot(record.id)
             # A position carries no events; replaying at least the last entry restores the
             # events of the last action, which the public view shows.
             if snapshot is not None and snapshot[0] < len(entries):
@@ -261,7 +269,7 @@ class TableStore:
             return
         record = live.record
         entries = live.pending
-        if not await self.storage.commit(record, live.stored_version, entries):
+        if not await self._storage.commit(record, live.stored_version, entries):
             self._live.pop(record.id, None)
             raise Conflict()
         live.stored_version = record.version
@@ -276,4 +284,4 @@ class TableStore:
             crossed = length // every > (length - len(entries)) // every
             if crossed and hasattr(module, "from_position"):
                 position = module.to_position(live.state)
-                await self.storage.save_snapshot(record.id, length, position)
+                await self._storage.save_snapshot(record.id, length, position)

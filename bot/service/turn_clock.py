@@ -132,7 +132,7 @@ class TurnClock:
                 continue
             except Conflict:
                 # Another process moved the table on: arm whatever deadline it stored.
-                record = await self._store.storage.load_table(table_id)
+                record = await self._store.find(table_id)
                 if record is not None and record.deadline is not None and record.active:
                     self._schedule.arm(record)
                 continue
