@@ -171,6 +171,7 @@ POOL_OWNER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 async def test_workers_end_when_the_process_that_started_them_is_killed(tmp_path: Path) -> None:
     script = tmp_path / "owner.py"
@@ -191,6 +192,7 @@ async def test_workers_end_when_the_process_that_started_them_is_killed(tmp_path
     assert await _gone(pids) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.timeout(240)
 async def test_the_bot_process_leaves_no_worker_behind(tmp_path: Path) -> None:

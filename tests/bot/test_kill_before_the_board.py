@@ -152,6 +152,7 @@ def report(recoveries: list[float], retry_seconds: float = RETRY_SECONDS) -> str
     )
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.timeout(240)
 async def test_a_board_lost_to_a_kill_between_commit_and_post_is_posted_on_restart(

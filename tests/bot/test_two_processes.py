@@ -319,6 +319,7 @@ def check_log(record: TableRecord, log: Sequence[LogEntry], shown: set[int]) -> 
     assert not lost, f"boards were shown for versions missing from the database: {lost}"
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.timeout(240)
 async def test_two_processes_share_the_guilds_and_survive_a_kill(

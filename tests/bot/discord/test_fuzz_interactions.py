@@ -11,7 +11,8 @@ moderator and a player who left. Some are modal submits (Pöppel opens no modals
 Counted: answered, unanswered (no answer, a deferral never filled, an answer refused by
 Discord), public answers, tables changed illegally (a change by someone who was not to act,
 or not starting with their own move), and errors in the bot's log. All but the first must be
-zero. Bounded in count (``FUZZ_INTERACTIONS``, default 2,000) and time.
+zero. Bounded in count (``FUZZ_INTERACTIONS``, default 2,000, in the slow run; 300 in the quick
+one) and time.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from tests.fakediscord.models import Message, iter_components
 from tests.fakediscord.scripting import InteractionResult, ScriptedUser
 
 COUNT = int(os.environ.get("FUZZ_INTERACTIONS", "2000"))
+#: The interactions of the quick run (the default test run; the slow run sends ``COUNT``).
+QUICK = 300
 #: Wall-clock bound of the fuzzing loop (the test fails if the count is not reached by then).
 TIME_LIMIT = 240.0
 #: Interactions in flight at once (several users clicking at the same moment).
@@ -421,8 +424,9 @@ async def open_tables(world: World, dave: ScriptedUser) -> list[int]:
     return [tock, over, tiles]
 
 
+@pytest.mark.parametrize("count", [QUICK, pytest.param(COUNT, marks=pytest.mark.slow)])
 async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing_illegally(
-    fuzz_world: World, caplog: pytest.LogCaptureFixture
+    fuzz_world: World, caplog: pytest.LogCaptureFixture, count: int
 ) -> None:
     world = fuzz_world
     world.fake.settle_time = 0.01
@@ -436,13 +440,13 @@ async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing
 
     caplog.set_level(logging.WARNING)
     caplog.clear()
-    tally = await fuzzer.run(COUNT)
+    tally = await fuzzer.run(count)
     errors = [r for r in caplog.records if is_error(r)]
     tally.errors = len(errors)
     print(tally.line(), dict(tally.kinds), *tally.examples[:10], sep="\n")
     problems = tally.examples[:8] + [f"{r.name}: {r.getMessage()}" for r in errors][:8]
 
-    assert tally.sent >= COUNT, f"only {tally.sent} interactions in {TIME_LIMIT} s"
+    assert tally.sent >= count, f"only {tally.sent} interactions in {TIME_LIMIT} s"
     counts = (tally.unanswered, tally.public, tally.illegal, tally.stuck, tally.errors)
     assert counts == (0, 0, 0, 0, 0), (
         tally.line(),

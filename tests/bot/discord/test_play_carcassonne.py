@@ -13,6 +13,7 @@ from tests.bot.discord.secrecy import scan_public
 from tests.bot.discord.test_lobby import open_table, start_for_two
 
 
+@pytest.mark.slow
 async def test_carcassonne_three_players_river_inns_to_the_end(world: World) -> None:
     world.seeds.append(5)
     table_id, lobby = await open_table(

@@ -16,6 +16,7 @@ from tests.bot.discord.secrecy import scan_public
 from tests.bot.discord.test_lobby import open_table
 
 
+@pytest.mark.slow
 async def test_the_replay_steps_through_every_position_to_the_last_board(world: World) -> None:
     world.seeds.append(7)
     table_id, lobby = await open_table(world, "carcassonne", players=2)
@@ -96,6 +97,7 @@ async def test_the_replay_steps_through_every_position_to_the_last_board(world: 
     scan_public(world)
 
 
+@pytest.mark.slow
 async def test_a_results_post_that_failed_goes_out_after_a_restart(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:
