@@ -19,7 +19,7 @@ from bot.service import TableService
 from bot.storage.base import Storage
 from i18n.history import history_line
 from tests.bot.discord.driving import move_score
-from tests.bot.test_tables_games import _seat, play_to_the_end
+from tests.bot.service.test_tables_games import _seat, play_to_the_end
 
 SPECTATOR = 99  # a member of the channel with no seat
 

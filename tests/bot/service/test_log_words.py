@@ -23,7 +23,7 @@ from i18n import LOCALES, t
 from i18n.catalog import game_terms
 from i18n.history import history_line
 from tests.bot.discord.driving import move_score
-from tests.bot.test_tables_games import _seat, play_to_the_end
+from tests.bot.service.test_tables_games import _seat, play_to_the_end
 from tests.sentence_lint import problems
 
 SPECTATOR = 99  # a member of the channel with no seat

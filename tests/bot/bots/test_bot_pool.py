@@ -23,7 +23,7 @@ from engine import get_game
 from tests.bot.test_two_processes import process_env
 from tests.fakediscord.server import FakeDiscord
 
-ROOT = str(Path(__file__).resolve().parents[2])
+ROOT = str(Path(__file__).resolve().parents[3])
 #: A hard search capped by worlds, with time to spare: deterministic for its seed.
 ITERATIONS = 4
 BUDGET = 60.0

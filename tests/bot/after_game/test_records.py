@@ -12,7 +12,7 @@ import pytest
 from bot.after_game.records import BadRecord, dumps, loads, replay_views
 from bot.service import TableService
 from bot.storage.base import Storage
-from tests.bot.test_tables_games import play_whole_game
+from tests.bot.service.test_tables_games import play_whole_game
 
 GAMES = [
     pytest.param("tock", 4, {"game_type": "2v2"}, 2, id="tock-2v2"),

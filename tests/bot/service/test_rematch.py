@@ -6,7 +6,7 @@ import pytest
 
 from bot.model.table import CannotStart, NotSeated, Phase, TableFull, WrongPhase, reserved_seats
 from bot.service import TableService
-from tests.bot.test_tables_games import GUILD, play_whole_game
+from tests.bot.service.test_tables_games import GUILD, play_whole_game
 
 
 async def test_a_rematch_keeps_options_and_seats_until_everyone_confirms(

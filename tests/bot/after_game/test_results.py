@@ -13,7 +13,7 @@ from bot.bots.choosers import random_chooser
 from bot.model.table import Phase, Seat, TableRecord
 from bot.service import TableService
 from bot.storage.base import Storage
-from tests.bot.test_tables_games import GUILD, play_whole_game
+from tests.bot.service.test_tables_games import GUILD, play_whole_game
 
 GAMES = [
     pytest.param("tock", 2, {}, 1, id="tock-ffa"),

@@ -11,7 +11,7 @@ import pytest
 
 from bot.service import NotYourTurn, StaleVersion, TableService
 from i18n.events import card_word
-from tests.bot.test_tables_games import _seat, assert_public
+from tests.bot.service.test_tables_games import _seat, assert_public
 
 
 async def _change_pick_until_everyone_picked(

@@ -15,7 +15,7 @@ import pytest
 from bot.console.play import normalise_move, parse_option_values
 from engine.protocol import OptionSpec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _play(

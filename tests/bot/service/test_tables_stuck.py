@@ -9,7 +9,7 @@ import pytest
 
 from bot.service import Phase, TableService
 from engine import get_game
-from tests.bot.test_tables_games import _seat
+from tests.bot.service.test_tables_games import _seat
 
 #: Words of each reason in the public sentence (English).
 SAID = {
