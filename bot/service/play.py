@@ -78,7 +78,7 @@ class Play:
         if len(live.recent) == live.recent.maxlen:
             raise StaleVersion()  # older than anything kept in memory: surely over
 
-    def may_change_pick(self, live: LiveTable, seat: int) -> bool:
+    def _may_change_pick(self, live: LiveTable, seat: int) -> bool:
         """Whether ``seat`` already picked in an exchange that is still open and the engine
         lets it pick again (C-10.5: until every seat has picked; D-4.4 for Dog, a house
         decision for Tock). The engine decides by listing ``G:`` moves for the seat."""
@@ -97,7 +97,7 @@ class Play:
         require_phase(record, Phase.PLAYING)
         self._check_version(live, seat.index, expected)
         module = self._games.of(live.record)
-        if seat.index not in module.seats_to_act(live.state) and not self.may_change_pick(
+        if seat.index not in module.seats_to_act(live.state) and not self._may_change_pick(
             live, seat.index
         ):
             raise NotYourTurn()
@@ -127,7 +127,7 @@ class Play:
                 seat.index in game.seats_to_act(live.state) and live.record.phase == Phase.PLAYING
             )
             legal: tuple[str, ...] = ()
-            if to_act or self.may_change_pick(live, seat.index):
+            if to_act or self._may_change_pick(live, seat.index):
                 legal = tuple(self._announcer.legal_texts(live, seat.index))
             view = game.view(live.state, seat.index)
             pick = view.get("my_pick") if view.get("phase") == "exchange" else None
