@@ -94,7 +94,7 @@ def walk_words(
     first, second = _ahead(start, owner, board), _ahead(end, owner, board)
     if first is not None and second is not None and board:
         half = int(board["ring"]) // 2
-        if first <= half and second <= half:
+        if 0 < first <= half and second <= half:  # from the start field itself: said in words
             return msg(f"where.{whose}.span_past", start=first, count=second)
         if first > half and second > half:
             ring = int(board["ring"])

@@ -36,7 +36,8 @@ def seat_name(table: TableRecord, seat: int | None, locale: object = "en") -> st
     """The display name of a seat (a person, a bot, or the seat number when free)."""
     if seat is None:
         return t("seat.nobody", locale)
-    return str(say(table.seat_label(seat), locale))
+    said = say(table.seat_label(seat), locale)
+    return said if isinstance(said, str) else str(said)  # a Phrase keeps its article forms
 
 
 def seat_names(table: TableRecord, seats: Sequence[int], locale: object = "en") -> list[str]:

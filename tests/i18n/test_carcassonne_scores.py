@@ -127,7 +127,7 @@ def test_first_edition_farm_says_the_farmers_of_a_city() -> None:
         {"feature": "farm", "city": [2, -1], "segment": "city1", "owners": [0, 1], "points": [5, 4]}
     )
     text = event_text(event, "de", game="carcassonne", names=["Ann", "Bo"])
-    assert text == "Bauern, die eine fertige Stadt versorgen: Ann 5 und Bo 4."
+    assert text == "Bauern an einer fertigen Stadt: Ann – 5 Punkte und Bo – 4 Punkte."
     assert "city1" not in event_text(event, "hu", game="carcassonne", names=["Ann", "Bo"])
 
 
