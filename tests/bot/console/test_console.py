@@ -324,7 +324,7 @@ def test_the_boards_it_writes_speak_the_players_language_and_name_the_players(
 
     drawn = asyncio.run(first_board())
     assert "Anna" in drawn, drawn  # the players, as the thread names them
-    assert "2. bot" in drawn, drawn
+    assert "2.\u00a0bot" in drawn, drawn  # a non-breaking space: never wrapped apart
     assert "Lerakandó lapka" in drawn, drawn  # Hungarian, not "Tile to place"
 
 

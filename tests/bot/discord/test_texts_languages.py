@@ -101,5 +101,5 @@ def test_what_happened_is_said_from_keys_in_every_language() -> None:
         1,
     )
     assert update_text(_table(), lobby, "hu") == (
-        "bob csatlakozott (2. hely). Mostantól 2. bot a házigazda."
+        "bob csatlakozott (2. ülőhely). Mostantól a 2.\u00a0bot a házigazda."
     )
