@@ -138,6 +138,7 @@ def test_figures_and_goods_take_their_forms() -> None:
 
 def test_a_phrase_is_a_string_that_keeps_its_forms() -> None:
     phrase = Phrase("bubi", {"acc": "bubit"})
-    assert phrase == "bubi" and isinstance(phrase, str)
+    assert phrase == "bubi"
+    assert isinstance(phrase, str)
     assert format_message("{c:acc}, {c}", {"c": phrase}) == "bubit, bubi"
     assert format_message("{c:acc}", {"c": "Jack"}) == "Jack"  # a word without cases
