@@ -105,12 +105,17 @@ def test_each_feature_takes_its_case_where_a_figure_is_put(
     assert event_text(event, "hu", game="carcassonne", names=names) == (
         f"A 2.\u00a0bot alattvalót tesz {onto}."
     )
-    assert feature_words(kind, sides).text("hu") == onto.rsplit(" ", 1)[0] + " " + {
-        "városba": "város",
-        "útra": "út",
-        "mezőre": "mező",
-        "kolostorba": "kolostor",
-    }[onto.rsplit(" ", 1)[1]]
+    assert (
+        feature_words(kind, sides).text("hu")
+        == onto.rsplit(" ", 1)[0]
+        + " "
+        + {
+            "városba": "város",
+            "útra": "út",
+            "mezőre": "mező",
+            "kolostorba": "kolostor",
+        }[onto.rsplit(" ", 1)[1]]
+    )
 
 
 def test_a_numbered_bot_takes_an_article_as_subject_and_object_a_name_none() -> None:
