@@ -45,6 +45,12 @@ def card_word(token: str, *, article: bool = False) -> Message:
     return msg(f"card.{'acc' if article else 'name'}.{token}")
 
 
+def card_name(token: str, locale: object) -> str:
+    """A card's name in ``locale`` (``Q`` -> Queen / Dame / Dáma), for images and captions."""
+    key = f"card.name.{token}"
+    return card_word(token).text(locale) if has_key(key) else token
+
+
 def card_as(kind: str) -> Message:
     """The kind a joker is played as, said after "as": ``a Jack``, ``als Buben`` (German
     puts the weak noun in the case of the joker it stands beside), ``bubi helyett``."""

@@ -9,7 +9,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from i18n import t, tn
-from i18n.events import colour_word
+from i18n.events import card_name, colour_word
+from i18n.message import list_words
 from renderer.cards import mini_card
 from renderer.race_events import LastMove, last_move, owner_of, walk_path
 from renderer.race_layout import RaceLayout, layout_for, pawn_slots
@@ -337,8 +338,9 @@ def _centre_lines(
     phase = view.get("phase")
     winners = _winners(view)
     if view.get("finished") or phase == "finished":
-        who = " + ".join(seat_name(s, seats, names, locale) for s in winners)
-        lines.append(t("img.winner", locale, names=who) if who else t("img.game_over", locale))
+        who = list_words([seat_name(s, seats, names, locale) for s in winners], locale)
+        winner = t("img.winner", locale, names=who, count=len(winners))
+        lines.append(winner if who else t("img.game_over", locale))
     elif phase == "exchange":
         done = [seat_letter(int(s)) for s in view.get("exchanged") or []]
         picked = ", ".join(done) if done else t("img.nobody_yet", locale)
@@ -356,7 +358,8 @@ def _centre_lines(
     draw_count = view.get("draw")
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
-    top = t("img.discard_top", locale, card=discard[-1]) if discard else ""
+    # The card by its name in the reader's words (a German queen is no "Q").
+    top = t("img.discard_top", locale, card=card_name(str(discard[-1]), locale)) if discard else ""
     return title, lines, [part for part in (pile, top) if part]
 
 
@@ -513,7 +516,8 @@ def _strip_rows(
         if seat == view.get("dealer"):
             facts.append(t("img.dealer", locale))
         for partner in partners.get(seat, ()):
-            facts.append(t("img.partner", locale, letter=seat_letter(partner)))
+            # The colour's name: an English initial reads as another colour in German.
+            facts.append(t("img.partner", locale, letter=colour_word(partner, locale)))
         if seat in to_act and not in_exchange and not finished:
             facts.append(t("img.to_play_tag", locale))
         if view.get("banned") and seat == turn:

@@ -130,7 +130,8 @@ def turn_line(
         picked = view.get("exchanged") or []
         names = list_words([seat_name(table, s, locale) for s in picked], locale)
         done = t("turn.picked", locale, names=names) if picked else ""
-        return t("turn.exchange", locale, mentions=", ".join(mentions), picked=done), users
+        key = "turn.exchange" if len(mentions) > 1 else "turn.exchange_one"  # du / ihr
+        return t(key, locale, mentions=", ".join(mentions), picked=done), users
     text, user = mention(table, to_act[0], locale)
     users = [user] if user is not None else []
     if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):

@@ -117,7 +117,8 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
             if s.left:
                 who = t("lobby.left", locale, name=who)
         if seat in team_of:
-            team = t("team.letter", locale, letter=chr(ord("A") + team_of[seat]))
+            # Teams are numbered as /table join team: and the results number them.
+            team = t("team.letter", locale, letter=team_of[seat] + 1)
             lines.append(t("lobby.seat_line_team", locale, position=position, who=who, team=team))
         else:
             lines.append(t("lobby.seat_line", locale, position=position, who=who))

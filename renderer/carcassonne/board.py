@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t
 from i18n.events import colour_word
+from i18n.message import list_words
 from renderer.carcassonne.tiles import (
     CITY,
     FIELD,
@@ -671,9 +672,10 @@ def draw_header(
         y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
     winners = _winners(view)
     if winners:
-        who = " + ".join(player_name(view, seat, names, locale) for seat in winners)
+        who = list_words([player_name(view, seat, names, locale) for seat in winners], locale)
         big = _text_sizes(width)[0]
-        line = fit_text(t("img.winner", locale, names=who), big, text_right - x)
+        winner = t("img.winner", locale, names=who, count=len(winners))
+        line = fit_text(winner, big, text_right - x)
         draw.text((x, y), line, font=font(big), fill=INK)
 
 

@@ -55,8 +55,8 @@ def test_the_lobby_in_german() -> None:
     text = lobby_text(_table(), "de")
     assert text.startswith("**Tock**-Tisch #7 — Gastgeber <@11>")
     assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min." in text
-    assert "🤖 Bot 2 (leicht) — Team B" in text
-    assert "3. *frei* — Team A" in text
+    assert "🤖 Bot 2 (leicht) — Team 2" in text
+    assert "3. *frei* — Team 1" in text
     assert "dave (gegangen)" in text
     assert text.endswith(
         "Warten auf Spieler. Tretet bei, fügt Bots hinzu, und der Gastgeber startet das Spiel."
