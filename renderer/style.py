@@ -196,11 +196,14 @@ def text_width(text: str, size: int) -> float:
 def wrap_text(text: str, size: int, max_width: float) -> list[str]:
     """``text`` broken into lines at spaces so that each fits ``max_width`` at ``size``.
 
-    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own.
+    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own. A
+    non-breaking space (``4.\u00a0bot``) holds its words together.
     """
     lines: list[str] = []
     current = ""
-    for word in clean_text(text).split():
+    for word in clean_text(text).split(" "):
+        if not word:
+            continue
         candidate = f"{current} {word}".strip()
         if current and text_width(candidate, size) > max_width:
             lines.append(current)
