@@ -120,7 +120,7 @@ def test_the_kind_a_joker_is_played_as_takes_the_case_of_the_sentence() -> None:
     assert event_text(jack, "hu", game="dog") == "Kék bubiként játssza ki a jokert."
     assert event_text(jack, "en", game="dog") == "Blue plays the Joker as a Jack."
     ace = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=A:E"}}
-    assert event_text(ace, "de", game="dog") == "Blau spielt den Joker als Ass."
+    assert event_text(ace, "de", game="dog") == "Blau spielt den Joker als As."
     assert event_text(ace, "en", game="dog") == "Blue plays the Joker as an Ace."
     king = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=K:E"}}
     assert event_text(king, "de", game="dog") == "Blau spielt den Joker als König."
@@ -151,7 +151,7 @@ def test_a_forced_discard_or_fold_says_why_and_names_the_pawn_in_the_way() -> No
     )
     kennel = {"kind": "fold", "seat": 2, "data": {"stuck": {"reason": "kennel", "colour": 2}}}
     assert event_text(kennel, "en", game="dog") == (
-        "Yellow has all pawns in the kennel and no card to bring one out, and folds."
+        "Yellow cannot bring a pawn out of the kennel and folds."
     )
     for locale in ("en", "de", "hu"):
         for event, game in ((discard, "tock"), (fold, "dog"), (kennel, "dog")):

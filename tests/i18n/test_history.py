@@ -76,8 +76,8 @@ def test_the_rules_acting_for_a_seat_say_what_they_did_in_words_only() -> None:
     discard = {"kind": "discard", "seat": 2, "data": {"card": "5", "auto": True}, "public": True}
     auto = HistoryEntry(6, HistoryKind.AUTO, 2, events=(discard,))
     words = history_line(auto, "cleo", "en", game="tock")
-    assert words.startswith("6. The rules acted for cleo. ")
+    assert words.startswith("6. The game moved for cleo. ")
     assert "5" in words.removeprefix("6. ")
     assert history_line(auto, "cleo", "en", game="tock", notation=True) == (
-        "6. The rules acted for cleo."
+        "6. The game moved for cleo."
     )
