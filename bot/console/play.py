@@ -97,6 +97,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
     parser.add_argument(
+        "--notation", action="store_true", help="with --load: the moves in notation, not words"
+    )
+    parser.add_argument(
         "--lang",
         choices=LOCALES,
         default=None,
@@ -254,7 +257,8 @@ async def _play(
     if getattr(args, "load", None):
         from bot.console.record_play import play_record
 
-        return play_record(args.load, console, images, args.quiet, locale)
+        notation = bool(getattr(args, "notation", False))
+        return play_record(args.load, console, images, args.quiet, locale, notation)
     if args.resume is None and args.game is None:
         console.print(f"[red]{escape(t('console.which_game', locale))}[/]")
         return 2
