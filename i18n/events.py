@@ -292,12 +292,12 @@ class _Facts:
 
 def _play(f: _Facts) -> Message:
     move = str(f.data["move"])
+    null = "_null" if move.endswith(":N") else ""  # a Jack that swaps nothing (braendi)
     if move.startswith("X="):
         declared = move[2:].partition(":")[0]
-        return msg("event.play_joker", colour=f.colour(f.seat), card=card_as(declared))
-    return msg(
-        "event.play", colour=f.colour(f.seat), card=card_word(str(f.data["card"]), article=True)
-    )
+        return msg(f"event.play_joker{null}", colour=f.colour(f.seat), card=card_as(declared))
+    card = card_word(str(f.data["card"]), article=True)
+    return msg(f"event.play{null}", colour=f.colour(f.seat), card=card)
 
 
 def _discard(f: _Facts) -> Message:

@@ -147,3 +147,16 @@ def test_a_phrase_is_a_string_that_keeps_its_forms() -> None:
     assert isinstance(phrase, str)
     assert format_message("{c:acc}, {c}", {"c": phrase}) == "bubit, bubi"
     assert format_message("{c:acc}", {"c": "Jack"}) == "Jack"  # a word without cases
+
+
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [
+        ("en", "Blue plays a Jack, which changes nothing."),
+        ("de", "Blau spielt einen Buben – ohne Wirkung."),
+        ("hu", "Kék kijátszik egy bubit, de semmi sem változik."),
+    ],
+)
+def test_a_jack_that_changes_nothing_says_so(locale: str, said: str) -> None:
+    event = {"kind": "play", "seat": 1, "data": {"card": "J", "move": "J:N"}}
+    assert event_text(event, locale, game="dog") == said
