@@ -52,7 +52,7 @@ RATING = Rating("u:10", 27.25, 6.5, 3, 2)
             "hu",
             (
                 "végeredmény",
-                "1. Ann & Cy — 8 bábu célban",
+                "1. hely: Ann & Cy — 8 bábu célban",
                 "Di kilépett",
                 "9 leosztás",
                 "Bot (nehéz)",
@@ -97,7 +97,7 @@ def test_stats_leaderboard_and_history_leave_no_key_unsaid(locale: str) -> None:
     [
         ("en", "1. Bot 2 (easy) & Bot 4 (easy) — 8 pawns home"),
         ("de", "1. Bot 2 (leicht) & Bot 4 (leicht) — 8 Pöppel im Ziel"),
-        ("hu", "1. 2.\u00a0bot (könnyű) & 4.\u00a0bot (könnyű) — 8 bábu célban"),
+        ("hu", "1. hely: 2.\u00a0bot (könnyű) & 4.\u00a0bot (könnyű) — 8 bábu célban"),
     ],
 )
 def test_bots_keep_the_names_the_table_gave_them(locale: str, line: str) -> None:
