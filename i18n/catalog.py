@@ -132,9 +132,13 @@ def _upper_first(text: str) -> str:
 
 def name_phrase(name: str) -> Phrase:
     """A person's name as a phrase: no article before it, whatever a template asks
-    (``{name:A}`` reads *A 2. bot* for a bot, *anna* for anna)."""
+    (``{name:A}`` reads *A 2. bot* for a bot, *anna* for anna). A name that starts with a
+    number is a numbered seat (``1. játékos``, as ``poeppel play`` names its players): it
+    takes the article a number takes (*az 1. játékos*)."""
     if isinstance(name, Phrase):
         return name
+    if _NUMBER.match(name):
+        return Phrase(name, {spec: with_article(name, spec) for spec in ARTICLE_SPECS})
     return Phrase(name, {"a": name, "A": name})
 
 

@@ -160,3 +160,13 @@ def test_a_phrase_is_a_string_that_keeps_its_forms() -> None:
 def test_a_jack_that_changes_nothing_says_so(locale: str, said: str) -> None:
     event = {"kind": "play", "seat": 1, "data": {"card": "J", "move": "J:N"}}
     assert event_text(event, locale, game="dog") == said
+
+
+def test_a_numbered_player_name_takes_the_article_of_its_number() -> None:
+    """``poeppel play`` names its players ``1. játékos``: a subject needs *az*."""
+    assert msg("table.picked", name=name_phrase("1. játékos")).text("hu") == (
+        "Az 1. játékos kiválasztotta az átadandó lapot."
+    )
+    assert msg("table.picked", name=name_phrase("anna")).text("hu") == (
+        "anna kiválasztotta az átadandó lapot."
+    )

@@ -14,7 +14,8 @@ from i18n.history import history_line
 def test_a_hidden_pick_says_a_card_was_chosen_and_never_which(locale: str) -> None:
     hidden = history_line(HistoryEntry(3, HistoryKind.PICK, 1), "anna", locale)
     changed = history_line(HistoryEntry(4, HistoryKind.PICK, 1, changed=True), "anna", locale)
-    assert hidden.startswith("3. ")
+    # Hungarian numbers the line in brackets: "3. 2. bot" would be two ordinals in a row.
+    assert hidden.startswith("[3] " if locale == "hu" else "3. ")
     assert "anna" in hidden
     assert "anna" in changed
     assert hidden != changed
@@ -32,7 +33,7 @@ def test_a_hidden_pick_says_a_card_was_chosen_and_never_which(locale: str) -> No
             "1. Du hast einen Buben für deinen Partner gewählt.",
             "2. anna hat dir einen Buben gegeben.",
         ),
-        ("hu", "1. Egy bubit választottál a társadnak.", "2. anna egy bubit adott neked."),
+        ("hu", "[1] Egy bubit választottál a társadnak.", "[2] anna egy bubit adott neked."),
     ],
 )
 def test_a_known_pick_names_its_card_in_the_readers_words(
@@ -66,7 +67,7 @@ PLAY_KING = (
 def test_a_move_is_said_in_the_words_the_thread_was_told(locale: str) -> None:
     move = HistoryEntry(5, HistoryKind.MOVE, 2, move="K:E", events=PLAY_KING)
     told = " ".join(event_text(e, locale, game="tock") for e in PLAY_KING)
-    number = "5."
+    number = "[5]" if locale == "hu" else "5."
     assert history_line(move, "cleo", locale, game="tock") == f"{number} cleo: {told}"
     assert "K:E" not in told
     assert history_line(move, "cleo", locale, game="tock", notation=True) == f"{number} cleo: K:E"
