@@ -15,8 +15,9 @@ from bot.tournament.model import (
     Round,
     Settings,
     Tournament,
+    total_rounds,
 )
-from bot.tournament.pairing import next_round, total_rounds
+from bot.tournament.pairing import next_round
 from bot.tournament.standings import Standing, champion, standings
 
 __all__ = [

@@ -10,6 +10,7 @@ once the table has finished, each entrant's place and game score. A round also l
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -238,3 +239,14 @@ class Tournament:
             rounds=tuple(Round.from_json(r) for r in data.get("rounds") or ()),
             removed=frozenset(str(k) for k in data.get("removed") or ()),
         )
+
+
+def total_rounds(tournament: Tournament) -> int:
+    """How many rounds the tournament has."""
+    settings = tournament.settings
+    count = len(tournament.entrants)
+    if settings.format == Format.SWISS:
+        return settings.rounds
+    if settings.format == Format.KNOCKOUT:
+        return max(1, math.ceil(math.log2(max(count, 2))))
+    return count - 1 if count % 2 == 0 else count

@@ -24,24 +24,13 @@ from collections.abc import Sequence
 
 import networkx as nx
 
-from bot.tournament.model import Format, Match, Round, Tournament
+from bot.tournament.model import Format, Match, Round, Tournament, total_rounds
 from bot.tournament.standings import match_winner, opponents_of, points_of, standings
 
 #: Weights of the Swiss matching, each tier larger than everything below it can add up to.
 _NEW_PAIR = 10**15
 _FIRST_BYE = 10**13
 _POINTS = 10**4
-
-
-def total_rounds(tournament: Tournament) -> int:
-    """How many rounds the tournament has."""
-    settings = tournament.settings
-    count = len(tournament.entrants)
-    if settings.format == Format.SWISS:
-        return settings.rounds
-    if settings.format == Format.KNOCKOUT:
-        return max(1, math.ceil(math.log2(max(count, 2))))
-    return count - 1 if count % 2 == 0 else count
 
 
 def next_round(tournament: Tournament) -> Round | None:

@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bot.tournament.model import Format, Match, Settings, Tournament
+from bot.tournament.model import Format, Match, Settings, Tournament, total_rounds
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,8 +136,6 @@ def match_winner(tournament: Tournament, match: Match) -> str:
 def champion(tournament: Tournament) -> str | None:
     """The knockout winner once the final is played; elsewhere the leader once every round
     is played; ``None`` before."""
-    from bot.tournament.pairing import total_rounds
-
     if not tournament.rounds or not tournament.rounds[-1].finished:
         return None
     if len(tournament.rounds) < total_rounds(tournament):
