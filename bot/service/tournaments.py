@@ -395,6 +395,14 @@ class Tournaments:
         setup = {**record.setup, "singles": singles}
         return record.with_changes(state=Tournament(state.settings, entrants), setup=setup)
 
+    async def set_post(self, tournament_id: int, message_id: int) -> TournamentRecord:
+        """Remember the sign-up post's message (the front end edits it as people join)."""
+
+        def change(record: TournamentRecord) -> TournamentRecord:
+            return record.with_changes(setup={**record.setup, "post_id": message_id})
+
+        return await self._change(tournament_id, change)
+
     async def close_signup(self, tournament_id: int, user_id: int) -> TournamentRecord:
         """The host closes the sign-up (the start comes later)."""
 

@@ -1,0 +1,202 @@
+"""Tournaments end to end through the fake Discord: sign-up post, Join / Leave, the host's
+start, rounds that open their own threads, standings and the champion's post.
+
+Nobody moves by hand here: each player lets the turn clock run out (a no-show), and after
+three timeouts the absent-player policy hands the seat to a bot (the host allowed bots), so
+tables finish quickly. The standings are checked against a computation made here from the
+stored results alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from bot.tournament.record import TournamentPhase, TournamentRecord
+from tests.bot.discord.conftest import RecordingRenderer, World, private_text, running_world
+from tests.fakediscord.models import Message
+from tests.fakediscord.scripting import ScriptedUser
+
+SAMPLES = Path(os.environ.get("POEPPEL_TOURNAMENT_SAMPLES", "/work/helpers/samples-32"))
+
+
+def save_sample(name: str, data: bytes) -> None:
+    """Keep what a person sees for the closing note (only where the samples folder exists)."""
+    if SAMPLES.parent.is_dir():
+        SAMPLES.mkdir(exist_ok=True)
+        (SAMPLES / name).write_bytes(data)
+
+
+def signup_post(world: World) -> Message:
+    for message in reversed(world.fake.messages(world.channel)):
+        ours = message.author.id == world.fake.bot_user.id
+        if ours and "tournament #" in message.text and message.components:
+            return message
+    raise AssertionError("no sign-up post")
+
+
+def no_shows_stay(world: World) -> None:
+    """Players who let their clock run out keep their seat (the engine acts for them), so
+    every table ends with a result instead of being abandoned when all its people left."""
+    assert world.desk is not None
+    world.desk.service._clock_loop._timeouts_before_leave = 0
+
+
+async def run_to_the_end(world: World, record: TournamentRecord) -> TournamentRecord:
+    """Let every clock run out until the tournament is over."""
+    assert world.desk is not None
+    service = world.desk.service
+    for _ in range(3000):
+        record = await service.tournaments.get(record.id)
+        if record.phase == TournamentPhase.FINISHED:
+            return record
+        world.clock.advance(61)
+        await service.run_due()
+        await service.idle()
+    raise AssertionError(f"the tournament never ended: {record.phase}")
+
+
+async def expected_points(world: World, record: TournamentRecord) -> dict[str, int]:
+    """Points from the stored results: 2 a win, 1 a draw (shared first place), 0 a loss, 2 a
+    bye; an entrant's place is its best member's."""
+    assert world.desk is not None
+    service = world.desk.service
+    members = {m: e.key for e in record.state.entrants for m in e.members}
+    points: dict[str, int] = defaultdict(int)
+    for table_id in (await service.storage.tournament_tables(record.id)).values():
+        result = await service.result(table_id)
+        assert result is not None, "a tournament table ended without a result"
+        best: dict[str, int] = {}
+        for seat in result.seats:
+            key = members.get(seat.user_id or -1)
+            if key is not None:
+                best[key] = min(best.get(key, 99), seat.place)
+        (a, pa), (b, pb) = best.items()
+        points[a] += 2 if pa < pb else int(pa == pb)
+        points[b] += 2 if pb < pa else int(pa == pb)
+    for round_ in record.state.rounds:
+        for key in round_.byes:
+            points[key] += 2
+    return dict(points)
+
+
+async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path: Path) -> None:
+    stand_in = RecordingRenderer()
+    async with running_world(tmp_path, renderer=stand_in.renderer()) as world:
+        no_shows_stay(world)
+        players: list[ScriptedUser] = [world.alice, world.bob, world.carol]
+        players += [world.fake.add_user(f"p{i}", guild=world.guild) for i in range(4)]
+        result = await world.alice.slash(
+            world.channel,
+            "tournament new",
+            game="carcassonne",
+            format="swiss",
+            seats=2,
+            rounds=3,
+            turn_time=60,
+            bots=True,
+        )
+        assert "is open for sign-up" in private_text(result, world.alice)
+        for user in players:
+            answer = await user.click(signup_post(world), label="Join")
+            assert "You are signed up" in private_text(answer, user)
+        left = await world.bob.click(signup_post(world), label="Leave")
+        assert "You left" in private_text(left, world.bob)
+        await world.bob.click(signup_post(world), label="Join")
+        again = await world.bob.click(signup_post(world), label="Join")
+        assert "Already signed up" in private_text(again, world.bob)
+        post = signup_post(world)
+        assert "Signed up (7)" in post.text
+        buttons = [c.get("label") for row in post.components for c in row.get("components", [])]
+        save_sample("signup-post.txt", f"{post.text}\n\n[buttons: {buttons}]\n".encode())
+
+        refused = await world.bob.slash(world.channel, "tournament host", action="start")
+        assert "Only the host" in private_text(refused, world.bob)
+        started = await world.alice.slash(world.channel, "tournament host", action="start")
+        assert "has started" in private_text(started, world.alice)
+        assert world.desk is not None
+        record = (await world.desk.service.tournaments.of_guild(world.guild.id))[0]
+        record = await run_to_the_end(world, record)
+
+        rounds = record.state.rounds
+        assert len(rounds) == 3
+        assert all(len(r.byes) == 1 and len(r.matches) == 3 for r in rounds)
+        assert len({k for r in rounds for k in r.byes}) == 3
+        met = [frozenset(m.entrants) for r in rounds for m in r.matches]
+        assert len(met) == len(set(met))
+        table = (await world.desk.service.tournaments.standings(record.id))[1]
+        assert {s.key: s.points for s in table} == await expected_points(world, record)
+        # Each round told the channel where to sit, once, and each table has its thread.
+        calls = [m for m in world.fake.messages(world.channel) if "take your seats" in m.text]
+        assert len(calls) == 3
+        for table_id in (await world.desk.service.storage.tournament_tables(record.id)).values():
+            assert (await world.desk.service.get(table_id)).thread_id is not None
+        final = [m for m in world.fake.messages(world.channel) if "is over. " in m.text]
+        assert len(final) == 1
+        image = next(iter(final[0].file_bytes.values()))
+        save_sample("standings-swiss.png", image)
+        mine = await world.carol.slash(world.channel, "tournament standings")
+        text = private_text(mine, world.carol)
+        assert f"1. {table[0].name}" in text
+
+
+@pytest.mark.slow
+async def test_a_knockout_dog_tournament_of_eight_pairs(tmp_path: Path) -> None:
+    stand_in = RecordingRenderer()
+    async with running_world(tmp_path, renderer=stand_in.renderer()) as world:
+        no_shows_stay(world)
+        users = [world.alice, world.bob, world.carol]
+        users += [world.fake.add_user(f"d{i}", guild=world.guild) for i in range(13)]
+        await world.alice.slash(
+            world.channel,
+            "tournament new",
+            game="dog",
+            format="knockout",
+            seats=4,
+            turn_time=60,
+            bots=True,
+        )
+        for first, second in itertools.batched(users, 2):
+            answer = await first.slash(world.channel, "tournament join", partner=second)
+            assert "are signed up" in private_text(answer, first)
+        assert world.desk is not None
+        await world.alice.slash(world.channel, "tournament host", action="start")
+        record = (await world.desk.service.tournaments.of_guild(world.guild.id))[0]
+        assert len(record.state.entrants) == 8
+        record = await run_to_the_end(world, record)
+        assert [len(r.matches) for r in record.state.rounds] == [4, 2, 1]
+        final = [m for m in world.fake.messages(world.channel) if "Champion:" in m.text]
+        assert len(final) == 1
+        save_sample("standings-knockout.png", next(iter(final[0].file_bytes.values())))
+
+
+@pytest.mark.slow
+async def test_a_round_robin_of_four_tock_players(tmp_path: Path) -> None:
+    stand_in = RecordingRenderer()
+    async with running_world(tmp_path, renderer=stand_in.renderer()) as world:
+        no_shows_stay(world)
+        users = [world.alice, world.bob, world.carol, world.fake.add_user("dan", guild=world.guild)]
+        await world.alice.slash(
+            world.channel,
+            "tournament new",
+            game="tock",
+            format="round_robin",
+            seats=2,
+            turn_time=60,
+            bots=True,
+        )
+        for user in users:
+            await user.click(signup_post(world), label="Join")
+        await world.alice.slash(world.channel, "tournament host", action="start")
+        assert world.desk is not None
+        record = (await world.desk.service.tournaments.of_guild(world.guild.id))[0]
+        record = await run_to_the_end(world, record)
+        met = sorted(sorted(m.entrants) for r in record.state.rounds for m in r.matches)
+        keys = sorted(e.key for e in record.state.entrants)
+        assert met == sorted(sorted(p) for p in itertools.combinations(keys, 2))
+        table = (await world.desk.service.tournaments.standings(record.id))[1]
+        assert {s.key: s.points for s in table} == await expected_points(world, record)
