@@ -267,3 +267,44 @@ async def test_the_turn_clock_is_required(tmp_path: Path) -> None:
             )
     finally:
         await close(service)
+
+
+async def test_a_start_time_starts_the_tournament_by_itself(tmp_path: Path) -> None:
+    clock, heard = FakeClock(), Heard()
+    service = await make_service(tmp_path / "t.sqlite3", clock, heard)
+    try:
+        record = await signed_up(service, 3, start_at=clock.now() + 600)
+        await service.run_due()
+        assert (await service.tournaments.get(record.id)).phase == TournamentPhase.SIGNUP
+        clock.advance(601)
+        await service.run_due()
+        record = await service.tournaments.get(record.id)
+        assert record.phase == TournamentPhase.RUNNING
+        assert [(r.number, len(r.tables), len(r.byes)) for r in heard.rounds] == [(1, 1, 1)]
+    finally:
+        await close(service)
+
+
+async def test_the_host_pauses_and_the_next_round_waits(tmp_path: Path) -> None:
+    clock, heard = FakeClock(), Heard()
+    service = await make_service(tmp_path / "t.sqlite3", clock, heard)
+    try:
+        record = await signed_up(service, 4, rounds=2)
+        await service.tournaments.begin(record.id, HOST)
+        with pytest.raises(TournamentError):
+            await service.tournaments.pause(record.id, 100)
+        await service.tournaments.pause(record.id, HOST)
+        await run_round(service, clock)
+        assert [r.number for r in heard.rounds] == [1]  # round 1 is over, round 2 waits
+        await service.tournaments.pause(record.id, HOST, paused=False)
+        assert [r.number for r in heard.rounds] == [1, 2]
+        await service.tournaments.remove(record.id, HOST, 100)
+        await run_round(service, clock)
+        final = await service.tournaments.get(record.id)
+        assert final.phase == TournamentPhase.FINISHED
+        assert "u:100" in final.state.removed
+        data = await service.tournaments.record_of(record.id)
+        assert len(data["tables"]) == 4
+        assert all("record" in table for table in data["tables"])
+    finally:
+        await close(service)
