@@ -45,6 +45,7 @@ from bot.model.table import (
 )
 from bot.service.facade import TableService, open_tables
 from bot.service.hints import HintsOff, TableHint
+from bot.service.seasons import SeasonBoard, SeasonError
 from bot.service.tournaments import OpenedTable, RoundOpened, TournamentError
 
 __all__ = [
@@ -69,6 +70,8 @@ __all__ = [
     "PrivateUpdate",
     "PublicUpdate",
     "RoundOpened",
+    "SeasonBoard",
+    "SeasonError",
     "Seat",
     "StaleVersion",
     "TableError",

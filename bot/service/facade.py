@@ -52,6 +52,7 @@ from bot.service.lobby import Lobby
 from bot.service.play import Play
 from bot.service.rematch import Rematch
 from bot.service.results import Results
+from bot.service.seasons import Seasons
 from bot.service.steps import Steps
 from bot.service.store import TableStore
 from bot.service.tournaments import LaterHook, Tournaments
@@ -152,6 +153,8 @@ class TableService:
         #: Tournaments (#32): front ends call this part directly (see bot.service.tournaments).
         self.tournaments = Tournaments(storage, store, games, results, lobby, self.clock)
         tournament_hook.target = self.tournaments
+        #: Seasons (#32): a game's leaderboard over a stretch of time.
+        self.seasons = Seasons(storage, games, self.clock)
         self._play = Play(store, games, steps, announcer, bots)
         self._views = Views(store, storage, games, announcer, snapshot_every=snapshot_every)
         self._hints = Hints(

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from bot.after_game.game_result import GameResult
     from bot.after_game.ratings import Rating
     from bot.tournament.record import TournamentRecord
+    from bot.tournament.season import Season
 
     #: Computes a result's new ratings from the stored ones, inside the transaction that
     #: stores the result (so two results never rate from the same ratings).
@@ -198,4 +199,12 @@ class Storage(Protocol):
 
     async def tournament_tables(self, tournament_id: int) -> dict[tuple[int, int], int]:
         """The tables a tournament opened: (round, slot) -> table id."""
+        ...
+
+    async def create_season(self, season: Season) -> int:
+        """Insert a season and return its id."""
+        ...
+
+    async def list_seasons(self, guild_id: int, game: str | None = None) -> list[Season]:
+        """A guild's seasons (of one game), oldest first."""
         ...

@@ -161,6 +161,17 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
                 table_id {big} NOT NULL UNIQUE REFERENCES tables (id) ON DELETE CASCADE,
                 PRIMARY KEY (tournament_id, round, slot)
             )""",
+            # Seasons of a game on a guild (bot.tournament.season): their leaderboard is
+            # computed from the results finished between start_at and end_at.
+            """CREATE TABLE seasons (
+                id {pk},
+                guild_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                name TEXT NOT NULL,
+                start_at {real} NOT NULL,
+                end_at {real} NOT NULL
+            )""",
+            "CREATE INDEX seasons_by_guild ON seasons (guild_id, game, start_at)",
         ),
     ),
 )

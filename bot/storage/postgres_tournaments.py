@@ -8,6 +8,7 @@ from bot.model.table import TableRecord
 from bot.storage import tournament_rows as q
 from bot.storage.rows import INSERT_TABLE, numbered, table_values
 from bot.tournament.record import TournamentRecord
+from bot.tournament.season import Season
 
 
 class PostgresTournamentsMixin:
@@ -65,3 +66,14 @@ class PostgresTournamentsMixin:
         """The tables a tournament opened: (round, slot) -> table id."""
         rows = await self.pool.fetch(numbered(q.SELECT_LINKS), tournament_id)
         return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
+
+    async def create_season(self, season: Season) -> int:
+        """Insert a season and return its id."""
+        query = numbered(q.INSERT_SEASON) + " RETURNING id"
+        return int(await self.pool.fetchval(query, *q.season_values(season)))
+
+    async def list_seasons(self, guild_id: int, game: str | None = None) -> list[Season]:
+        """A guild's seasons (of one game), oldest first."""
+        query, params = q.seasons_query(guild_id, game)
+        rows = await self.pool.fetch(numbered(query), *params)
+        return [q.season_from_row(tuple(row.values())) for row in rows]

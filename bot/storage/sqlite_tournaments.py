@@ -11,6 +11,7 @@ from bot.model.table import TableRecord
 from bot.storage import tournament_rows as q
 from bot.storage.rows import INSERT_TABLE, table_values
 from bot.tournament.record import TournamentRecord
+from bot.tournament.season import Season
 
 
 class SqliteTournamentsMixin:
@@ -86,3 +87,17 @@ class SqliteTournamentsMixin:
         async with self._lock, self.db.execute(q.SELECT_LINKS, (tournament_id,)) as cursor:
             rows = await cursor.fetchall()
         return {(int(r[0]), int(r[1])): int(r[2]) for r in rows}
+
+    async def create_season(self, season: Season) -> int:
+        """Insert a season and return its id."""
+        async with self._lock:
+            cursor = await self.db.execute(q.INSERT_SEASON, q.season_values(season))
+        assert cursor.lastrowid is not None
+        return int(cursor.lastrowid)
+
+    async def list_seasons(self, guild_id: int, game: str | None = None) -> list[Season]:
+        """A guild's seasons (of one game), oldest first."""
+        query, params = q.seasons_query(guild_id, game)
+        async with self._lock, self.db.execute(query, params) as cursor:
+            rows = await cursor.fetchall()
+        return [q.season_from_row(tuple(row)) for row in rows]

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.tournament.model import Tournament
 from bot.tournament.record import TournamentPhase, TournamentRecord
+from bot.tournament.season import Season
 
 COLUMNS = (
     "guild_id",
@@ -101,3 +102,26 @@ def list_query(guild_id: int | None, active: bool) -> tuple[str, list[Any]]:
         params.extend(ACTIVE_TOURNAMENT_PHASES)
     where = (" WHERE " + " AND ".join(clauses)) if clauses else ""
     return SELECT + where + " ORDER BY id", params
+
+
+INSERT_SEASON = (
+    "INSERT INTO seasons (guild_id, game, name, start_at, end_at) VALUES (?, ?, ?, ?, ?)"
+)
+SELECT_SEASONS = "SELECT id, guild_id, game, name, start_at, end_at FROM seasons WHERE guild_id = ?"
+
+
+def season_values(season: Season) -> list[Any]:
+    """The INSERT parameters of ``season``."""
+    return [season.guild_id, season.game, season.name, season.start_at, season.end_at]
+
+
+def season_from_row(row: tuple[Any, ...]) -> Season:
+    """A season from a SELECT row."""
+    return Season(int(row[0]), int(row[1]), str(row[2]), str(row[3]), float(row[4]), float(row[5]))
+
+
+def seasons_query(guild_id: int, game: str | None) -> tuple[str, list[Any]]:
+    """SELECT a guild's seasons (of one game), oldest first."""
+    if game is None:
+        return SELECT_SEASONS + " ORDER BY start_at, id", [guild_id]
+    return SELECT_SEASONS + " AND game = ? ORDER BY start_at, id", [guild_id, game]

@@ -308,3 +308,38 @@ async def test_the_host_pauses_and_the_next_round_waits(tmp_path: Path) -> None:
         assert all("record" in table for table in data["tables"])
     finally:
         await close(service)
+
+
+async def test_a_season_ranks_only_its_own_games_and_keeps_its_champion(tmp_path: Path) -> None:
+    from bot.service import SeasonError
+
+    clock, heard = FakeClock(), Heard()
+    service = await make_service(tmp_path / "t.sqlite3", clock, heard)
+    try:
+        day = 86400.0
+        start = clock.now()
+        season = await service.seasons.create(1, "toy", "Winter", start, start + 7 * day)
+        with pytest.raises(SeasonError):  # seasons of one game do not overlap
+            await service.seasons.create(1, "toy", "Again", start + day, start + 9 * day)
+        with pytest.raises(SeasonError):
+            await service.seasons.create(1, "toy", "Backwards", start, start - day)
+        record = await signed_up(service, 2, rounds=1)
+        await service.tournaments.begin(record.id, HOST)
+        await run_round(service, clock)
+        # A game after the season does not count in it.
+        clock.advance(8 * day)
+        late = await signed_up(service, 2, rounds=1)
+        await service.tournaments.begin(late.id, HOST)
+        await run_round(service, clock)
+        board = await service.seasons.board(1, "toy")
+        assert board is not None
+        assert board.season == season
+        assert board.over
+        assert sum(r.games for r in board.top) == 2  # one table, two players
+        winner = board.top[0]
+        assert board.champion == winner
+        champions = await service.seasons.champions(1, winner.player)
+        assert [b.season.name for b in champions] == ["Winter"]
+        assert await service.seasons.champions(1, "u:424242") == []
+    finally:
+        await close(service)
