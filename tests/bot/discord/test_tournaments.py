@@ -150,6 +150,26 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         buttons = [c.get("label") for row in post.components for c in row.get("components", [])]
         save_sample("signup-post.txt", f"{post.text}\n\n[buttons: {buttons}]\n".encode())
 
+        # A season of Carcassonne around today: only a member who manages the server sets it.
+        no = await world.alice.slash(
+            world.channel,
+            "season new",
+            game="carcassonne",
+            name="Winter",
+            start="2027-01-01",
+            end="2027-03-31",
+        )
+        assert "manage the server" in private_text(no, world.alice)
+        admin = world.fake.add_user("admin", guild=world.guild, permissions=1 << 5)
+        made = await admin.slash(
+            world.channel,
+            "season new",
+            game="carcassonne",
+            name="Winter",
+            start="2027-01-01",
+            end="2027-03-31",
+        )
+        assert "Season Winter of Carcassonne" in private_text(made, admin)
         refused = await world.bob.slash(world.channel, "tournament host", action="start")
         assert "Only the host" in private_text(refused, world.bob)
         started = await world.alice.slash(world.channel, "tournament host", action="start")
@@ -175,6 +195,10 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         assert len(final) == 1
         image = next(iter(final[0].file_bytes.values()))
         save_sample("standings-swiss.png", image)
+        board = await world.carol.slash(world.channel, "season leaderboard", game="carcassonne")
+        lines = private_text(board, world.carol).splitlines()
+        assert "Season Winter" in lines[0]
+        assert len(lines) == 1 + 7  # everyone played rated games this season
         mine = await world.carol.slash(world.channel, "tournament standings")
         text = private_text(mine, world.carol)
         assert f"1. {table[0].name}" in text
