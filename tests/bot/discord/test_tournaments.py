@@ -190,7 +190,9 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         calls = [m for m in world.fake.messages(world.channel) if "take your seats" in m.text]
         assert len(calls) == 3
         for table_id in (await world.desk.service.storage.tournament_tables(record.id)).values():
-            assert (await world.desk.service.get(table_id)).thread_id is not None
+            thread_id = (await world.desk.service.get(table_id)).thread_id
+            assert thread_id is not None
+            assert world.boards(world.fake.channel_of(thread_id)), "a table's thread got no board"
         final = [m for m in world.fake.messages(world.channel) if "is over. " in m.text]
         assert len(final) == 1
         image = next(iter(final[0].file_bytes.values()))

@@ -343,3 +343,22 @@ async def test_a_season_ranks_only_its_own_games_and_keeps_its_champion(tmp_path
         assert await service.seasons.champions(1, "u:424242") == []
     finally:
         await close(service)
+
+
+async def test_only_the_process_that_owns_the_guild_runs_the_tournament(tmp_path: Path) -> None:
+    path = tmp_path / "t.sqlite3"
+    clock, heard = FakeClock(), Heard()
+    service = await make_service(path, clock, heard)
+    record = await signed_up(service, 4, rounds=2)
+    await service.tournaments.begin(record.id, HOST)
+    await service.stop()
+    await service.start(owns_guild=lambda guild: guild != 1)  # now another process's guild
+    await run_round(service, clock)
+    assert [r.number for r in heard.rounds] == [1]  # round 2 is not this process's to open
+    await close(service)
+    owner = Heard()
+    service = await make_service(path, clock, owner)
+    try:
+        assert [r.number for r in owner.rounds] == [2]
+    finally:
+        await close(service)
