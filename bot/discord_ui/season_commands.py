@@ -8,6 +8,7 @@ every reader's client writes in their own language.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from bot.discord_ui.desk_port import desk_of
 from bot.discord_ui.replies import reply_private
 from bot.discord_ui.translator import locale_of
 from bot.model.table import TableError
+from bot.service import SeasonBoard
 from i18n import t, tn
 
 GAME_CHOICES = [
@@ -46,6 +48,55 @@ def who(player: str, locale: str) -> str:
 def day(moment: float) -> str:
     """A Discord timestamp of a date (each reader's client writes it in their language)."""
     return f"<t:{int(moment)}:D>"
+
+
+def champion_lines(boards: Sequence[SeasonBoard], locale: str) -> list[str]:
+    """One line per ended season and its champion (``/season champions``, ``/stats``)."""
+    lines = []
+    for board in boards:
+        assert board.champion is not None
+        lines.append(
+            t(
+                "season.champions.line",
+                locale,
+                season=board.season.name,
+                game=t(f"game.{board.season.game}", locale),
+                name=who(board.champion.player, locale),
+            )
+        )
+    return lines
+
+
+def board_lines(board: SeasonBoard, locale: str) -> list[str]:
+    """A season's title line and its leaderboard (``/season leaderboard``, and beside the
+    all-time ``/leaderboard``)."""
+    found = board.season
+    lines = [
+        t(
+            "season.board.title",
+            locale,
+            name=found.name,
+            game=t(f"game.{found.game}", locale),
+            start=day(found.start_at),
+            end=day(found.end_at - DAY),
+        )
+    ]
+    for rank, rating in enumerate(board.top, start=1):
+        lines.append(
+            tn(
+                "season.board.line",
+                rating.games,
+                locale,
+                rank=rank,
+                name=who(rating.player, locale),
+                rating=f"{rating.ordinal:.1f}",
+            )
+        )
+    if not board.top:
+        lines.append(t("season.board.empty", locale))
+    if board.champion is not None:
+        lines.append(t("season.board.champion", locale, name=who(board.champion.player, locale)))
+    return lines
 
 
 @season.command(name="new", description="Set up a season of a game (Manage Server)")
@@ -97,37 +148,10 @@ async def season_leaderboard(interaction: discord.Interaction, game: str) -> Non
     locale = locale_of(interaction)
     assert interaction.guild_id is not None
     board = await desk_of(interaction).service.seasons.board(interaction.guild_id, game)
-    title = t(f"game.{game}", locale)
     if board is None:
-        await reply_private(interaction, t("season.none", locale, game=title))
+        await reply_private(interaction, t("season.none", locale, game=t(f"game.{game}", locale)))
         return
-    found = board.season
-    lines = [
-        t(
-            "season.board.title",
-            locale,
-            name=found.name,
-            game=title,
-            start=day(found.start_at),
-            end=day(found.end_at - DAY),
-        )
-    ]
-    for rank, rating in enumerate(board.top, start=1):
-        lines.append(
-            tn(
-                "season.board.line",
-                rating.games,
-                locale,
-                rank=rank,
-                name=who(rating.player, locale),
-                rating=f"{rating.ordinal:.1f}",
-            )
-        )
-    if not board.top:
-        lines.append(t("season.board.empty", locale))
-    if board.champion is not None:
-        lines.append(t("season.board.champion", locale, name=who(board.champion.player, locale)))
-    await reply_private(interaction, "\n".join(lines))
+    await reply_private(interaction, "\n".join(board_lines(board, locale)))
 
 
 @season.command(name="champions", description="The champions of the seasons that have ended")
@@ -144,16 +168,5 @@ async def season_champions(
     if not boards:
         await reply_private(interaction, t("season.champions.none", locale))
         return
-    lines = [t("season.champions.title", locale)]
-    for board in boards:
-        assert board.champion is not None
-        lines.append(
-            t(
-                "season.champions.line",
-                locale,
-                season=board.season.name,
-                game=t(f"game.{board.season.game}", locale),
-                name=who(board.champion.player, locale),
-            )
-        )
+    lines = [t("season.champions.title", locale), *champion_lines(boards, locale)]
     await reply_private(interaction, "\n".join(lines))

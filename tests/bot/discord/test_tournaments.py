@@ -201,6 +201,20 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         lines = private_text(board, world.carol).splitlines()
         assert "Season Winter" in lines[0]
         assert len(lines) == 1 + 7  # everyone played rated games this season
+        # The all-time /leaderboard shows the running season beside it ...
+        overall = private_text(
+            await world.carol.slash(world.channel, "leaderboard", game="carcassonne"), world.carol
+        )
+        assert "Season Winter" in overall
+        # ... and once the season is over, its champion's /stats keep the title.
+        world.clock.advance(90 * 86400)
+        season_board = await world.desk.service.seasons.board(world.guild.id, "carcassonne")
+        assert season_board is not None
+        assert season_board.champion is not None
+        champion_id = int(season_board.champion.player.removeprefix("u:"))
+        champion_user = next(u for u in players if u.id == champion_id)
+        stats = await world.carol.slash(world.channel, "stats", member=champion_user)
+        assert "Season titles:\nWinter (Carcassonne)" in private_text(stats, world.carol)
         mine = await world.carol.slash(world.channel, "tournament standings")
         text = private_text(mine, world.carol)
         assert f"1. {table[0].name}" in text
