@@ -164,6 +164,8 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         assert len(met) == len(set(met))
         table = (await world.desk.service.tournaments.standings(record.id))[1]
         assert {s.key: s.points for s in table} == await expected_points(world, record)
+        order = [(-s.points, -s.buchholz, -s.head_to_head, -s.score) for s in table]
+        assert order == sorted(order)
         # Each round told the channel where to sit, once, and each table has its thread.
         calls = [m for m in world.fake.messages(world.channel) if "take your seats" in m.text]
         assert len(calls) == 3
