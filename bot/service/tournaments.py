@@ -525,14 +525,28 @@ class Tournaments:
             if table is not None and table.phase == Phase.FINISHED:
                 entry["record"] = await self._results.game_record(table_id)
             tables.append(entry)
+        # Like a game's record, the download names people but carries no Discord ids: the
+        # entrants are numbered in sign-up order instead.
+        alias = {e.key: f"e{i}" for i, e in enumerate(record.state.entrants, start=1)}
+        state = record.state.to_json()
+        for entrant in state["entrants"]:
+            entrant.pop("members", None)
+            entrant["key"] = alias[entrant["key"]]
+        for round_ in state["rounds"]:
+            round_["byes"] = [alias[k] for k in round_["byes"]]
+            round_["lineup"] = [alias.get(k, "") for k in round_["lineup"]]
+            for match in round_["matches"]:
+                match["entrants"] = [alias[k] for k in match["entrants"]]
+        state["removed"] = [alias[k] for k in state["removed"]]
+        winner = champion(record.state)
         return {
             "tournament": record.id,
             "game": record.game,
             "phase": str(record.phase),
-            "state": record.state.to_json(),
-            "champion": champion(record.state),
+            "state": state,
+            "champion": None if winner is None else alias[winner],
             "standings": [
-                {"rank": s.rank, "entrant": s.key, "name": s.name, "points": s.points}
+                {"rank": s.rank, "entrant": alias[s.key], "name": s.name, "points": s.points}
                 for s in standings(record.state)
             ],
             "tables": tables,

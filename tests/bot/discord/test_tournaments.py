@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import random
 from collections import defaultdict
@@ -195,6 +196,15 @@ async def test_a_swiss_carcassonne_tournament_of_seven_to_its_champion(tmp_path:
         champion_user = next(u for u in players if u.id == champion_id)
         stats = await world.carol.slash(world.channel, "stats", member=champion_user)
         assert "Season titles:\nWinter (Carcassonne)" in private_text(stats, world.carol)
+        download = await world.carol.slash(world.channel, "tournament record")
+        (answer,) = download.visible_to(world.carol)
+        assert answer.ephemeral
+        data = json.loads(next(iter(answer.file_bytes.values())))
+        assert data["standings"][0]["name"] == table[0].name
+        assert data["champion"] == data["standings"][0]["entrant"]
+        assert len(data["tables"]) == 9
+        assert all(entry["record"]["steps"] for entry in data["tables"])
+        assert str(world.alice.id) not in json.dumps(data)  # names, never Discord ids
         mine = await world.carol.slash(world.channel, "tournament standings")
         text = private_text(mine, world.carol)
         assert f"1. {table[0].name}" in text
