@@ -73,3 +73,17 @@ async def test_a_slot_gets_one_table_even_when_opened_twice_at_once(any_storage:
     assert created
     assert other not in ids
     assert await any_storage.tournament_tables(tid) == {(1, 0): ids.pop(), (1, 1): other}
+
+
+async def test_seasons_round_trip(any_storage: Storage) -> None:
+    from bot.tournament.season import Season
+
+    winter = Season(0, 2**61, "dog", "Winter", 1000.0, 2000.0)
+    spring = Season(0, 2**61, "tock", "Spring", 2000.0, 3000.0)
+    first = await any_storage.create_season(winter)
+    second = await any_storage.create_season(spring)
+    assert await any_storage.list_seasons(2**61, "dog") == [
+        Season(first, 2**61, "dog", "Winter", 1000.0, 2000.0)
+    ]
+    assert [s.id for s in await any_storage.list_seasons(2**61)] == [first, second]
+    assert await any_storage.list_seasons(5) == []
