@@ -34,6 +34,7 @@ from bot.model.effects import Effects
 from bot.model.table import (
     BOT_LEVELS,
     DEFAULT_BOT_LEVEL,
+    MAX_ID,
     TURN_TIMES,
     LogEntry,
     Phase,
@@ -296,7 +297,10 @@ class Tournaments:
         return 1, players
 
     async def get(self, tournament_id: int) -> TournamentRecord:
-        """The tournament; :class:`TournamentError` if there is none."""
+        """The tournament; :class:`TournamentError` if there is none (also for an id no
+        database could hold: a crafted button)."""
+        if not 0 < tournament_id <= MAX_ID:
+            raise TournamentError("tournament.error.not_found")
         record = await self._storage.load_tournament(tournament_id)
         if record is None:
             raise TournamentError("tournament.error.not_found")

@@ -362,3 +362,14 @@ async def test_only_the_process_that_owns_the_guild_runs_the_tournament(tmp_path
         assert [r.number for r in owner.rounds] == [2]
     finally:
         await close(service)
+
+
+@pytest.mark.parametrize("crafted", [0, -5, 2**63, 10**19 - 1, 424242])
+async def test_a_crafted_tournament_id_is_refused_cleanly(tmp_path: Path, crafted: int) -> None:
+    clock, heard = FakeClock(), Heard()
+    service = await make_service(tmp_path / "t.sqlite3", clock, heard)
+    try:
+        with pytest.raises(TournamentError):
+            await service.tournaments.join(crafted, 1, "Ann")
+    finally:
+        await close(service)
