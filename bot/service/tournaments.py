@@ -588,7 +588,8 @@ class Tournaments:
             if (not state.rounds or state.rounds[-1].finished) and (
                 record.phase == TournamentPhase.RUNNING
             ):
-                upcoming = next_round(state)
+                # A large field takes a blossom matching of a few hundred ms: off the loop.
+                upcoming = await asyncio.to_thread(next_round, state)
                 if upcoming is None:
                     new = new.with_changes(phase=TournamentPhase.FINISHED)
                     finished_now = True
