@@ -27,6 +27,7 @@ from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
+    Choice,
     InvalidChoice,
     OutOfDate,
     Prompt,
@@ -39,6 +40,7 @@ from bot.discord_ui.prompts import (
     send_prompt,
 )
 from bot.discord_ui.tile_words import (
+    action_button,
     action_label,
     figure_actions,
     placed_words,
@@ -151,7 +153,7 @@ async def figure_prompt(
     table, version = info.table.id, info.table.version
     items: list[discord.ui.Item[Any]] = [
         button(
-            action_label(action, segments, locale, sides),
+            action_button(action, segments, locale, sides),
             control_id(table, version, "fig", cell_index, rot, index),
             style=discord.ButtonStyle.secondary
             if action == "none"
@@ -163,6 +165,10 @@ async def figure_prompt(
     if back:
         back_id = control_id(table, version, "cell2", cell_index)
         items.append(button(t("prompt.back", locale), back_id, row=4))
+    # Nothing is stored before the figure is chosen: the player may still put the tile
+    # anywhere else (the placement step again, with its image).
+    elsewhere = control_id(table, version, "again")
+    items.append(button(t("tile.place_elsewhere", locale), elsewhere, row=4))
     tile = str(view.get("current_tile"))
     file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
     turn = turn_words(rot).text(locale)
@@ -230,6 +236,10 @@ async def handle(
             await _figure_step(desk, interaction, control, info, cell, rot)
         elif action == "fig":
             await _place(desk, interaction, control, info)
+        elif action == "again":
+            # "Place elsewhere": back to the placement, nothing stored.
+            prompt = await cells_prompt(desk, info, 0, image=True, locale=locale)
+            await edit_prompt(interaction, prompt)
         elif action in ("mv", "ms"):
             # The figure phase of a placement made earlier (e.g. by an older bot version).
             moves = list(info.legal_moves)
@@ -315,7 +325,13 @@ async def _start_prompt(desk: PlayDesk, info: PrivateInfo, locale: str = "en") -
             info.table.id,
             info.table.version,
             "F",
-            [action_label(m, segments, locale, sides) for m in moves],
+            [
+                Choice(
+                    action_button(m, segments, locale, sides),
+                    action_label(m, segments, locale, sides),
+                )
+                for m in moves
+            ],
             back=None,
             placeholder=t("tile.choose_spot", locale),
             locale=locale,

@@ -19,7 +19,7 @@ import discord
 
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
-from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, option_selects
+from bot.discord_ui.prompts import BUTTON_GUIDE, PAGE_SIZE, SELECTS_PER_PAGE, option_selects
 from bot.model.effects import PrivateInfo
 from i18n import t
 from i18n.events import feature_words, tile_words
@@ -83,6 +83,8 @@ def placement_controls(
         # One way to place the tile: a button that says it, not a list of one.
         _, label, value = options[0]
         text = t("clicks.place_only", locale, placement=label)
+        if len(text) > BUTTON_GUIDE:
+            text = label  # the placement alone: the message says to place the tile
         only = control_id(table, version, "put", 0, value)
         return [button(text, only, style=discord.ButtonStyle.primary)]
     return option_selects(
@@ -179,3 +181,28 @@ def action_label(
         what = t("tile.figure_role", locale, figure=what, role=role)
     where = feature_words(segment, list((sides or {}).get(segment, ()))).text(locale)
     return t("tile.action", locale, letter=letter, what=what, segment=where)
+
+
+def action_button(
+    action: str,
+    segments: Sequence[str],
+    locale: str = "en",
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """:func:`action_label` when it fits a button (Discord's guidance of 34 characters),
+    else the spot's letter and the figure alone (``A: follower (knight)``): the image
+    shows where the letter is."""
+    full = action_label(action, segments, locale, sides)
+    if len(full) <= BUTTON_GUIDE or action == "none":
+        return full
+    kind, _, segment = action.partition(":")
+    letter = chr(ord("A") + segments.index(segment)) if segment in segments else "?"
+    base = segment.rstrip("0123456789")
+    what = t(f"figure.{kind}", locale) if kind in KIND_WORDS else kind
+    if kind in ("follower", "big") and base in ROLE_WORDS:
+        with_role = t("tile.figure_role", locale, figure=what, role=t(f"role.{base}", locale))
+        text = t("tile.action_short", locale, letter=letter, what=with_role)
+        if len(text) <= BUTTON_GUIDE:
+            return text
+        what = t(f"role.{base}", locale)
+    return t("tile.action_short", locale, letter=letter, what=what)
