@@ -258,7 +258,16 @@ async def _tile_prompts(info: PrivateInfo, locale: str, rng: random.Random) -> l
     placements = tile_words.placements_of(info)
     order = DESK.renderer.order(placements)
     prompts = []
-    public = tile_words.placement_controls(3, 9, placements, order, locale)
+    public = tile_words.placement_controls(
+        3,
+        9,
+        placements,
+        order,
+        locale,
+        effects=tile_words.placement_effects_of(view),
+        me=info.seat,
+        names={s.index: s.label for s in info.table.seats},
+    )
     if public is not None:
         prompts.append(Prompt("", public))
     prompts.append(await tile_prompts.cells_prompt(DESK, info, 0, image=False, locale=locale))  # type: ignore[arg-type]
