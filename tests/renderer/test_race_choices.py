@@ -27,7 +27,8 @@ from renderer.race_choices import badge_centres, choice_marks, render_race_choic
 from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH
 from tests.renderer.pixels import decode
 
-Drawn = list[tuple[str, tuple[float, float], float]]
+#: (text, anchor point, font size, size of the image drawn on).
+Drawn = list[tuple[str, tuple[float, float], float, tuple[int, int]]]
 
 POSITIONS = {
     "seven": (
@@ -75,12 +76,14 @@ POSITIONS = {
 
 @contextmanager
 def drawn_texts() -> Iterator[Drawn]:
-    """Every text drawn meanwhile, with its anchor point and font size."""
+    """Every text drawn meanwhile, with its anchor point, font size and the size of the
+    image it is drawn on (a board drawn apart and pasted has its own coordinates)."""
     drawn: Drawn = []
     original = ImageDraw.ImageDraw.text
 
     def text(self, xy, text, fill=None, font=None, *args, **kwargs):  # type: ignore[no-untyped-def]
-        drawn.append((str(text), (float(xy[0]), float(xy[1])), float(font.size)))
+        where = (float(xy[0]), float(xy[1]))
+        drawn.append((str(text), where, float(font.size), tuple(self.im.size)))
         return original(self, xy, text, fill, font, *args, **kwargs)
 
     ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
@@ -158,7 +161,7 @@ async def test_every_number_is_drawn_once_where_its_option_lands(name: str, loca
     landing = [m for m in marks if m.landing is not None]
     assert landing, "some options land on the board"
     for mark in marks:
-        texts = [(xy, size) for text, xy, size in drawn if text == str(mark.number)]
+        texts = [(xy, size) for text, xy, size, _ in drawn if text == str(mark.number)]
         if mark.landing is None:
             assert texts == [], f"{mark.number} lands nowhere and is not drawn"
             continue
@@ -169,6 +172,8 @@ async def test_every_number_is_drawn_once_where_its_option_lands(name: str, loca
         # On its landing field, or beside it when the field holds a pawn or other numbers.
         assert math.dist((x, y), field) < 4.5 * pitch, (mark, (x, y), field)
         assert size * PHONE_WIDTH / width >= MIN_PHONE_TEXT
+    small = [(text, size) for text, _, size, _ in drawn if size * PHONE_WIDTH / width < 9]
+    assert small == [], "every text of the image stays 9 px tall on a phone"
 
 
 def test_the_marks_say_what_each_option_does() -> None:
