@@ -62,7 +62,10 @@ class ChoiceMark:
 
 def _card_and_action(move: str) -> tuple[str, str] | None:
     card, sep, action = move.partition(":")
-    if not sep or card in ("G", "F"):
+    if not sep:
+        # A step of a pending 7 is a bare walk (``r5-r9``).
+        return ("7", move) if "-" in move else None
+    if card in ("G", "F"):
         return None
     if card.startswith("X="):
         card = card[2:]

@@ -192,6 +192,16 @@ def test_the_marks_say_what_each_option_does() -> None:
     assert out[1].captures == ("r18",)
 
 
+def test_the_steps_of_a_pending_seven_are_marked_too() -> None:
+    module: Any = get_game("tock")
+    state = module.apply(module.from_position(POSITIONS["seven"][0]), "7:r3-r5")
+    view = module.view(state, 0)
+    steps = [str(m) for m in module.legal_moves(state, 0)]
+    marks = choice_marks(view, steps)
+    assert [m.landing for m in marks] == [s.partition("-")[2] for s in steps]
+    assert len(badge_centres(view, steps)) == len(steps)
+
+
 def test_the_choice_image_is_a_board_with_its_legend() -> None:
     info = _info(POSITIONS["seven"][0])
     moves = race_prompts.choices(info, "7")
