@@ -344,8 +344,19 @@ def test_figure_spots_are_listed_with_the_letters_of_their_image(tmp_path: Path)
 def test_the_choice_image_is_written_beside_the_board(tmp_path: Path) -> None:
     boards = tmp_path / "boards"
     result = _play(
-        ["tock", "--players", "2", "--bots", "0", "--seed", "2", "--db", ":memory:"]
-        + ["--out", str(boards)],
+        [
+            "tock",
+            "--players",
+            "2",
+            "--bots",
+            "0",
+            "--seed",
+            "2",
+            "--db",
+            ":memory:",
+            "--out",
+            str(boards),
+        ],
         stdin="\n" + "q\n",
     )
     assert result.returncode == 0, result.stderr
