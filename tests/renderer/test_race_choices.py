@@ -210,3 +210,19 @@ def test_the_choice_image_is_a_board_with_its_legend() -> None:
     assert image.width == 900
     assert image.height > 900
     assert len(png) <= 300 * 1024
+
+
+def test_the_tock_board_counts_the_deals_of_the_whole_game() -> None:
+    from renderer import render_board
+    from tests.renderer.pixels import recorded_texts
+
+    module: Any = get_game("tock")
+    state = module.new_game(2, {}, 5)
+    while module.view(state, None)["deal"] < 7:
+        state = module.apply(state, module.legal_moves(state, min(module.seats_to_act(state)))[0])
+    view = module.view(state, 0)
+    assert view["hand_number"] == 1, "a new deck: the hand restarts"
+    clear_caches()
+    with recorded_texts() as drawn:
+        render_board(view)
+    assert "Deal 7 · hand 1 of 6" in [text for text, _ in drawn]
