@@ -228,11 +228,9 @@ def draw_race_choices(
                 draw.line(points, fill=HIGHLIGHT, width=line, joint="curve")
         if mark.partner is not None and mark.pawns:
             with contextlib.suppress(KeyError, ValueError, IndexError):
-                draw.line(
-                    (layout.point(mark.pawns[0]), layout.point(mark.partner)),
-                    fill=HIGHLIGHT,
-                    width=max(2, line - 1),
-                )
+                # A straight, thin line: which own pawn each partner swaps with.
+                ends = (layout.point(mark.pawns[0]), layout.point(mark.partner))
+                draw.line(ends, fill=HIGHLIGHT, width=max(2, line - 2))
     ring_r = layout.pawn_radius + 7
     for location in dict.fromkeys(p for mark in marks for p in mark.pawns):
         try:
