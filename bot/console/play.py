@@ -26,10 +26,12 @@ from rich.table import Table
 
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import BOT_LEVELS, Phase, TableError, TableRecord
+from engine.carcassonne.effects import effects_of_view
 from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
 from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
 from i18n.message import list_words, say
+from i18n.placement_effects import effect_words
 
 GAMES = ("tock", "dog", "carcassonne")
 #: The guild and channel ids of terminal tables (a Discord id is never this small).
@@ -634,12 +636,19 @@ def _prompt_table(
     moves.add_column(t("console.column.notation", locale), style="dim")
     cells = _cell_numbers(table.game, info.legal_moves)
     spots = _spot_letters(table.game, info.legal_moves)
+    effects = effects_of_view(view) if cells else {}
+    seat_names = {s.index: str(say(table.seat_label(s.index), locale)) for s in table.seats}
     for number, text in enumerate(info.legal_moves, start=1):
         label = info.labels[number - 1].text(locale) if number <= len(info.labels) else text
         cell, at, rot = text.partition("@")
         if at and cell in cells:  # the number the placement image shows for that cell
             turn = t(f"tile.turned.{int(rot) % 360}", locale)
             label = t("console.cell", locale, number=cells[cell], turn=turn)
+            x, _, y = cell.partition(",")
+            facts = effects.get((int(x), int(y), int(rot) % 360))
+            said = effect_words(facts, info.seat, seat_names, locale) if facts else ""
+            if said:  # what the placement does, as the board's menu says it (#36)
+                label = t("console.cell_effect", locale, placement=label, effect=said)
         spot = text.partition(":")[2]
         if spot in spots:  # the letter the figure-spot image shows for that spot
             label = t("console.spot", locale, letter=spots[spot], label=label)

@@ -17,13 +17,14 @@ from typing import Any
 
 import discord
 
-from bot.discord_ui.components import OPTION_DESCRIPTION, button
+from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.prompts import BUTTON_GUIDE, PAGE_SIZE, SELECTS_PER_PAGE, option_selects
 from bot.model.effects import PrivateInfo
-from i18n import t, tn
+from i18n import t
 from i18n.events import feature_words, tile_words
 from i18n.message import Message, msg
+from i18n.placement_effects import effect_words
 
 log = logging.getLogger(__name__)
 
@@ -67,70 +68,9 @@ Effects = Mapping[tuple[int, int, int], Sequence[Mapping[str, Any]]]
 def placement_effects_of(view: Mapping[str, Any]) -> dict[tuple[int, int, int], list[Any]]:
     """The effects of every legal placement of the drawn tile, from the public view (the
     board and the tile are public, so anyone may read them): ``(x, y, rot)`` -> facts."""
-    from engine import get_game
-    from engine.carcassonne.effects import placement_effects
+    from engine.carcassonne.effects import effects_of_view
 
-    if view.get("phase") != "place" or not view.get("current_tile"):
-        return {}
-    module: Any = get_game("carcassonne")
-    state = module.sample_state(view, 0)
-    found: dict[tuple[int, int, int], list[Any]] = {}
-    for move in module.legal_moves(state):
-        text = str(move)
-        cell, _, rot = text.partition("@")
-        x, _, y = cell.partition(",")
-        found[(int(x), int(y), int(rot))] = placement_effects(state, text)
-    return found
-
-
-def effect_words(
-    facts: Sequence[Mapping[str, Any]],
-    me: int | None,
-    names: Mapping[int, str],
-    locale: str = "en",
-) -> str:
-    """What a placement does, in at most two phrases, the weightiest first: closing a road
-    or city (with its points), joining features, extending someone's, starting a monastery
-    or a new road or city. ``me``: the seat placing (its features are "yours")."""
-    closes, joins, extends, starts, free = [], [], [], [], []
-    for fact in facts:
-        kind = str(fact.get("kind"))
-        owners = [int(o) for o in fact.get("owners") or ()]
-        points = fact.get("points")
-        joined = int(fact.get("joined") or 0)
-        if kind == "monastery":
-            if fact.get("closed") and points is not None:
-                closes.append(tn("tile.effect.closes_monastery", int(points), locale))
-            else:
-                starts.append(t("tile.effect.starts_monastery", locale))
-            continue
-        if fact.get("closed") and points is not None:
-            if me is not None and me in owners:
-                closes.append(tn(f"tile.effect.closes_yours.{kind}", int(points), locale))
-            elif owners:
-                name = names.get(owners[0], "?")
-                closes.append(tn(f"tile.effect.closes_of.{kind}", int(points), locale, name=name))
-            else:
-                closes.append(tn(f"tile.effect.closes.{kind}", int(points), locale))
-        elif joined >= 2:
-            joins.append(tn(f"tile.effect.joins.{kind}", joined, locale))
-        elif joined == 1 and owners:
-            if me is not None and me in owners:
-                extends.append(t(f"tile.effect.extends_yours.{kind}", locale))
-            else:
-                name = names.get(owners[0], "?")
-                extends.append(t(f"tile.effect.extends_of.{kind}", locale, name=name))
-        elif joined == 1:
-            free.append(t(f"tile.effect.extends.{kind}", locale))
-        elif joined == 0 and kind in ("city", "road"):
-            starts.append(t(f"tile.effect.starts.{kind}", locale))
-    phrases = [*closes, *joins, *extends, *starts, *free]
-    if not phrases:
-        return ""
-    if len(phrases) == 1:
-        return phrases[0]
-    both = t("tile.effect.and", locale, first=phrases[0], second=phrases[1])
-    return both if len(both) <= OPTION_DESCRIPTION else phrases[0][:OPTION_DESCRIPTION]
+    return effects_of_view(view)
 
 
 def placement_controls(

@@ -388,3 +388,15 @@ def test_the_choice_image_speaks_the_players_language(tmp_path: Path) -> None:
     numbers = [text for text, _ in drawn if text.isdigit()]
     for number in range(1, len(legal) + 1):
         assert numbers.count(str(number)) == 1, (number, legal)
+
+
+def test_each_placement_in_the_terminal_says_what_it_does(tmp_path: Path) -> None:
+    result = _play(
+        ["carcassonne", "--players", "2", "--seed", "5", "--db", ":memory:", "--no-images"],
+        stdin="q\n",
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if re.search(r"(?i)cell \d+, ", line)]
+    assert rows, result.stdout
+    said = ("closes", "joins", "extends", "starts")
+    assert all(any(word in row for word in said) for row in rows), rows

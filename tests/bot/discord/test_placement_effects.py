@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.discord_ui.tile_words import effect_words, placement_effects_of
+from bot.discord_ui.tile_words import placement_effects_of
 from engine import get_game
 from i18n.catalog import LOCALES
+from i18n.placement_effects import effect_words
 
 
 def _positions(seed: int, turns: int) -> Any:
