@@ -65,12 +65,15 @@ def _cells(moves: Sequence[str]) -> dict[tuple[int, int], list[int]]:
 Effects = Mapping[tuple[int, int, int], Sequence[Mapping[str, Any]]]
 
 
-def placement_effects_of(view: Mapping[str, Any]) -> dict[tuple[int, int, int], list[Any]]:
-    """The effects of every legal placement of the drawn tile, from the public view (the
-    board and the tile are public, so anyone may read them): ``(x, y, rot)`` -> facts."""
+def placement_effects_of(
+    view: Mapping[str, Any], cell: tuple[int, int] | None = None
+) -> dict[tuple[int, int, int], list[Any]]:
+    """The effects of every legal placement of the drawn tile (of ``cell`` only, when
+    given), from the public view (the board and the tile are public, so anyone may read
+    them): ``(x, y, rot)`` -> facts."""
     from engine.carcassonne.effects import effects_of_view
 
-    return effects_of_view(view)
+    return effects_of_view(view, cell)
 
 
 def placement_controls(

@@ -78,17 +78,22 @@ def placement_effects(state: State, placement: str) -> list[dict[str, Any]]:
     return effects
 
 
-def effects_of_view(view: Mapping[str, Any]) -> dict[tuple[int, int, int], list[dict[str, Any]]]:
+def effects_of_view(
+    view: Mapping[str, Any], cell: tuple[int, int] | None = None
+) -> dict[tuple[int, int, int], list[dict[str, Any]]]:
     """:func:`placement_effects` of every legal placement of the drawn tile, read from a
     public view (:func:`engine.carcassonne.api.sample_state`: the board and the tile are
-    public); ``(x, y, rot)`` -> facts. Empty outside phase ``place``."""
+    public); ``(x, y, rot)`` -> facts, only those of ``cell`` when given. Empty outside
+    phase ``place``."""
     if view.get("phase") != "place" or not view.get("current_tile"):
         return {}
     state = api.sample_state(view, 0)
     found: dict[tuple[int, int, int], list[dict[str, Any]]] = {}
     for move in api.legal_moves(state):
         text = str(move)
-        cell, _, rot = text.partition("@")
-        x, _, y = cell.partition(",")
+        where, _, rot = text.partition("@")
+        x, _, y = where.partition(",")
+        if cell is not None and (int(x), int(y)) != tuple(cell):
+            continue
         found[(int(x), int(y), int(rot))] = placement_effects(state, text)
     return found

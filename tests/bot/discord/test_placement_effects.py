@@ -83,3 +83,47 @@ def test_the_words_of_facts_in_three_languages() -> None:
     assert effect_words(road, 0, names, "en") == "extends Bot 2's road"
     monastery = [{"kind": "monastery", "joined": 0, "owners": [], "closed": False}]
     assert effect_words(monastery, 0, names, "en") == "starts a monastery"
+
+
+async def test_the_private_placement_steps_say_turns_and_what_each_does() -> None:
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.discord_ui import tile_prompts
+    from bot.discord_ui.rendering import Renderer
+    from bot.model.effects import PrivateInfo
+    from bot.model.table import Phase, Seat, TableRecord
+
+    module: Any = get_game("carcassonne")
+    state = module.new_game(2, {}, 1)
+    rng = random.Random(1)
+    # A turn whose tile may go on some cell in more than one way.
+    while True:
+        state = module.apply(state, rng.choice(module.legal_moves(state)))
+        if module.view(state, None)["phase"] != "place":
+            continue
+        if any(len(r) > 1 for r in module.legal_placements(state).values()):
+            break
+    seat = min(module.seats_to_act(state))
+    table = TableRecord(
+        id=3, guild_id=1, channel_id=2, game="carcassonne", options={}, seed=1, host_id=10,
+        seats=(Seat(0, user_id=10, name="Anna"), Seat(1, user_id=11, name="Bea")),
+        phase=Phase.PLAYING, version=9, players=2,
+    )  # fmt: skip
+    legal = tuple(str(m) for m in module.legal_moves(state, seat))
+    info = PrivateInfo(table, seat, module.view(state, seat), legal, True)
+    desk = SimpleNamespace(renderer=Renderer())
+    cells = await tile_prompts.cells_prompt(desk, info, 0, image=False)  # type: ignore[arg-type]
+    menu = next(i.item for i in cells.items if isinstance(i.item, discord.ui.Select))
+    assert all(option.description for option in menu.options), "each cell says its turns"
+    several = next(i for i, option in enumerate(menu.options) if "·" in (option.description or ""))
+    prompt = tile_prompts.rotations_prompt(desk, info, several)  # type: ignore[arg-type]
+    turns = [i.item.label for i in prompt.items if i.item.label != "Back"]
+    assert len(turns) >= 2
+    assert all(label[0] in "↑→↓←" for label in turns), turns
+    lines = prompt.content.splitlines()[1:]
+    assert len(lines) == len(turns), prompt.content
+    assert all(
+        any(word in line for word in ("closes", "joins", "extends", "starts")) for line in lines
+    )
