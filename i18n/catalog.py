@@ -305,16 +305,19 @@ def t(key: str, locale: object, /, **params: Any) -> str:
     keys missing in that language fall back to English; a missing parameter stays as
     ``{name}`` in the text (a visible slip is better than a failed interaction). A plural
     entry takes its form from the ``count`` parameter.
+
+    The text is a :class:`Phrase`: a word of the catalogues, which takes an article where a
+    template asks for one (``{game:a}``); a plain string is a name from outside them.
     """
     count = params.get("count")
     text = template(key, locale, count if isinstance(count, int) else None)
     if not params and "{" not in text:
-        return text
+        return Phrase(text)
     try:
-        return format_message(text, params)
+        return Phrase(format_message(text, params))
     except (ValueError, IndexError, AttributeError, KeyError):
         log.warning("message %r in %s does not format with %s", key, locale, sorted(params))
-        return text
+        return Phrase(text)
 
 
 def tn(key: str, count: int, locale: object, /, **params: Any) -> str:
