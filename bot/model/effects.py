@@ -36,7 +36,8 @@ class PublicUpdate:
     to render (``None`` in the lobby), ``to_act`` the seats that owe a decision now,
     ``version`` the table version after this update (buttons carry it). ``actor`` is the seat
     that acted, if any; ``move`` the public move text (``None`` when the move is secret, e.g.
-    an exchange pick).
+    an exchange pick). ``by_person``: the update is a decision a person took (not a bot's
+    move nor an automatic action): it begins a new turn digest in the thread.
     """
 
     table_id: int
@@ -50,6 +51,7 @@ class PublicUpdate:
     events: tuple[Mapping[str, Any], ...] = ()
     finished: bool = False
     winners: tuple[int, ...] = ()
+    by_person: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ from tests.fakediscord.models import (
     StoredFile,
     content_type_of,
 )
+from tests.fakediscord.notifications import pinged_users
 from tests.fakediscord.validation import (
     DiscordError,
     FormErrors,
@@ -292,6 +293,9 @@ def create_message_from(
         flags=flags,
         **extra,
     )
+    if not ephemeral:
+        fake.notify(msg, pinged_users(payload, flags))
+    fake.note_upload(msg, msg.files)
     fake.announce_message(msg)
     return msg
 
@@ -363,6 +367,7 @@ def edit_message_with(
     was_loading = msg.loading
     msg.content, msg.embeds, msg.components, msg.flags = content, embeds, components, flags
     msg.files = kept + new
+    fake.note_upload(msg, new)
     if not was_loading:
         msg.edited_timestamp = fake.clock.iso()
     fake.announce_message(msg, "MESSAGE_UPDATE")

@@ -1,0 +1,109 @@
+"""The turn digest: one thread message for everything between two decisions of people.
+
+A person's decision begins a digest; the bot moves, automatic actions, the end of a hand and
+the deal that follow it are added to the same message (edited while slow bots' moves arrive)
+until a person owes a decision again. Its board draws every move since the digest began, each
+numbered (the view's ``recent`` events, read by the renderer).
+
+Pings: Discord notifies only for a *created* message (an edit never pings). A person is pinged
+when their turn begins, at most once per turn, by the message created at that moment, and not
+when the private prompt they keep open follows the game and they acted within the last
+minute (that prompt already says "your turn").
+
+This module decides; :mod:`bot.discord_ui.publisher` sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.model.effects import PublicUpdate
+from bot.model.table import TableRecord
+
+#: Update kinds that begin a digest of their own besides a person's decision: the game's
+#: start, and the board asked for again (``/table board``) which is posted at the bottom.
+STARTS = frozenset({"started", "board"})
+#: Update kinds whose events are a move to draw.
+MOVES = frozenset({"action", "finished"})
+#: A person who acted this recently on a prompt that follows the game is not pinged.
+QUIET_AFTER_ACTING = 60.0
+#: Discord's limit for a message's content.
+CONTENT_LIMIT = 2000
+
+
+@dataclass(slots=True)
+class Digest:
+    """The table's current digest message and the updates it tells, oldest first."""
+
+    message_id: int
+    updates: list[PublicUpdate] = field(default_factory=list)
+
+
+def starts_digest(update: PublicUpdate) -> bool:
+    """Whether ``update`` begins a new digest (a person's decision, the start, a re-post)."""
+    return update.by_person or update.kind in STARTS
+
+
+def groups(updates: Iterable[PublicUpdate]) -> list[list[PublicUpdate]]:
+    """``updates`` cut before each one that begins a digest (the first group may continue the
+    table's current digest)."""
+    result: list[list[PublicUpdate]] = []
+    for update in updates:
+        if not result or starts_digest(update):
+            result.append([update])
+        else:
+            result[-1].append(update)
+    return result
+
+
+def drawn_update(updates: Sequence[PublicUpdate]) -> PublicUpdate | None:
+    """The newest update with a board to draw (a reminder points back at the last one)."""
+    for update in reversed(updates):
+        if update.view is not None and update.kind != "reminder":
+            return update
+    return None
+
+
+def drawn_view(updates: Sequence[PublicUpdate]) -> Mapping[str, Any] | None:
+    """The view the digest's board draws: the newest position, and, when more than one move
+    happened since the digest began, every move's events oldest first under ``recent`` (the
+    renderer numbers them, the newest strongest)."""
+    newest = drawn_update(updates)
+    if newest is None or newest.view is None:
+        return None
+    moves = [list(u.events) for u in updates if u.kind in MOVES and u.events]
+    if len(moves) < 2:
+        return newest.view
+    return {**newest.view, "recent": moves}
+
+
+def fit_lines(lines: Sequence[str], limit: int = CONTENT_LIMIT) -> str:
+    """The lines joined, the oldest left out (with an ellipsis) when they exceed ``limit``."""
+    kept = [line for line in lines if line]
+    text = "\n".join(kept)
+    while len(text) > limit and len(kept) > 1:
+        kept = kept[1:]
+        text = "\u2026\n" + "\n".join(kept)
+    return text[:limit]
+
+
+def person_actors(table: TableRecord, updates: Iterable[PublicUpdate]) -> set[int]:
+    """The users whose own decisions are among ``updates``."""
+    users = {s.index: s.user_id for s in table.seats if s.user_id is not None}
+    return {users[u.actor] for u in updates if u.by_person and u.actor in users}
+
+
+def due_pings(
+    to_act: Sequence[int],
+    waiting: Iterable[int],
+    actors: Iterable[int],
+    recently_prompted: Callable[[int], bool],
+) -> list[int]:
+    """Who to ping now: each user of ``to_act`` whose turn begins (they were not ``waiting``
+    before, or they acted since and owe a decision again), unless their open prompt follows
+    the game and they acted within the last minute."""
+    before, acted = set(waiting), set(actors)
+    begins = [u for u in to_act if u not in before or u in acted]
+    return [u for u in begins if not recently_prompted(u)]
