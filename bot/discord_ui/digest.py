@@ -46,6 +46,15 @@ def starts_digest(update: PublicUpdate) -> bool:
     return update.by_person or update.kind in STARTS
 
 
+def continues(current: Digest | None, update: PublicUpdate) -> bool:
+    """Whether ``update`` goes on with the decision the ``current`` digest ends with: the same
+    person acting again within one turn (the parts of a 7, a tile's figure after the tile)."""
+    if current is None or not current.updates or not update.by_person:
+        return False
+    last = current.updates[-1]
+    return last.by_person and last.actor == update.actor and last.actor in last.to_act
+
+
 def groups(updates: Iterable[PublicUpdate]) -> list[list[PublicUpdate]]:
     """``updates`` cut before each one that begins a digest (the first group may continue the
     table's current digest)."""
@@ -89,21 +98,29 @@ def fit_lines(lines: Sequence[str], limit: int = CONTENT_LIMIT) -> str:
     return text[:limit]
 
 
-def person_actors(table: TableRecord, updates: Iterable[PublicUpdate]) -> set[int]:
-    """The users whose own decisions are among ``updates``."""
+def turns_ended(table: TableRecord, updates: Iterable[PublicUpdate]) -> set[int]:
+    """The users whose turn ended during ``updates``: they acted (or the clock acted for
+    them), or a position came when they owed nothing."""
     users = {s.index: s.user_id for s in table.seats if s.user_id is not None}
-    return {users[u.actor] for u in updates if u.by_person and u.actor in users}
+    ended: set[int] = set()
+    for update in updates:
+        if update.kind not in MOVES:
+            continue
+        for seat, user in users.items():
+            if seat == update.actor or seat not in update.to_act:
+                ended.add(user)
+    return ended
 
 
 def due_pings(
     to_act: Sequence[int],
     waiting: Iterable[int],
-    actors: Iterable[int],
+    ended: Iterable[int],
     recently_prompted: Callable[[int], bool],
 ) -> list[int]:
     """Who to ping now: each user of ``to_act`` whose turn begins (they were not ``waiting``
-    before, or they acted since and owe a decision again), unless their open prompt follows
-    the game and they acted within the last minute."""
-    before, acted = set(waiting), set(actors)
-    begins = [u for u in to_act if u not in before or u in acted]
+    before, or their turn ``ended`` since and they owe a decision again), unless their open
+    prompt follows the game and they acted within the last minute."""
+    before, again = set(waiting), set(ended)
+    begins = [u for u in to_act if u not in before or u in again]
     return [u for u in begins if not recently_prompted(u)]

@@ -288,7 +288,9 @@ class Publisher:
                 await self._post_update_words(table, update, last=False, draw=False)
             return None
         current = self._digests.get(table.id)
-        fresh = digest.starts_digest(group[0]) or current is None
+        fresh = current is None or (
+            digest.starts_digest(group[0]) and not digest.continues(current, group[0])
+        )
         updates = group if fresh or current is None else [*current.updates, *group]
         if newest.kind == "board":
             updates = group  # the board asked for again tells nothing new
@@ -303,7 +305,7 @@ class Publisher:
         due = digest.due_pings(
             users,
             self._waiting.get(table.id, ()),
-            digest.person_actors(table, group),
+            digest.turns_ended(table, group),
             self._recently_prompted(table.id),
         )
         placements, controls = await self._placements(table, newest, locale)
