@@ -56,6 +56,26 @@ def race_position(module: Any, players: int, options: dict[str, Any], seed: int,
     return state, view
 
 
+def digest_position(module: Any, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """A turn digest's view: the position after three moves of a seeded random play-out, a
+    capture among them, each move's events under ``recent`` (oldest first)."""
+    for seed in range(1, 200):
+        state = module.new_game(players, options, seed)
+        rng = random.Random(seed)
+        moves: list[list[Any]] = []
+        while module.outcome(state) is None and len(moves) < 400:
+            seat = min(module.seats_to_act(state))
+            state = module.apply(state, rng.choice(module.legal_moves(state, seat)))
+            view = module.view(state, None)
+            events = [e for e in view.get("events") or [] if e.get("kind") != "pick"]
+            moves.append(events)
+            kinds = [e.get("kind") for e in events]
+            walked = [any(e.get("kind") == "move" for e in m) for m in moves[-3:]]
+            if "capture" in kinds and len(moves) >= 3 and all(walked):
+                return {**view, "recent": moves[-3:]}
+    raise AssertionError("no capture in the play-outs")
+
+
 def race_to_phase(module: Any, players: int, options: dict[str, Any], seed: int, phase: str):
     """The first view of a seeded random play-out that is in ``phase`` after a card play."""
     state = module.new_game(players, options, seed)
@@ -126,6 +146,7 @@ def _race_samples() -> dict[str, Sample]:
     samples["tock-4-exchange"] = _board(
         race_to_phase(tock, 4, {"game_type": "2v2"}, 5, "exchange"), NAMES[:4]
     )
+    samples["tock-4-digest"] = _board(digest_position(tock, 4, {"game_type": "2v2"}), NAMES[:4])
     samples["tock-5-hand"] = lambda: render_hand("tock", ["A", "4", "7", "10", "J"])
     samples["dog-6-hand"] = lambda: render_hand(
         "dog", ["A", "4", "7", "J", "K", "X"], playable=[True, False, True, True, False, True]
