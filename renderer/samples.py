@@ -117,6 +117,23 @@ def carcassonne_position(players: int, options: dict[str, Any], seed: int, tiles
     return state
 
 
+def carcassonne_digest() -> dict[str, Any]:
+    """A Carcassonne turn digest's view: three tiles of two players placed since the previous
+    post, each move's events under ``recent``."""
+    import engine.carcassonne as carcassonne
+
+    state = carcassonne.new_game(2, {}, 3)
+    rng = random.Random(3)
+    moves: list[list[Any]] = []
+    while len(moves) < 24:
+        seat = min(carcassonne.seats_to_act(state))
+        state = carcassonne.apply(state, rng.choice(carcassonne.legal_moves(state, seat)), seat)
+        moves.append(list(carcassonne.view(state, None).get("events") or []))
+    view = carcassonne.view(state, None)
+    placed = [m for m in moves if any(e.get("kind") == "place" for e in m)]
+    return {**view, "recent": placed[-3:]}
+
+
 def _touching(move: str, taken: set[tuple[int, int]]) -> int:
     """How many placed tiles the cell of a placement ``x,y@rot`` touches."""
     x, y = (int(v) for v in move.split("@")[0].split(","))
@@ -168,6 +185,7 @@ def _carcassonne_samples() -> dict[str, Sample]:
     mid = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=64)
     mid_view = carcassonne.view(mid, None)
     samples["carcassonne-4-mid"] = _board(mid_view, NAMES[:4])
+    samples["carcassonne-2-digest"] = _board(carcassonne_digest(), NAMES[:2])
     samples["carcassonne-4-mid-whole"] = _board(mid_view, NAMES[:4], whole=True)
     end = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=None)
     samples["carcassonne-4-end"] = _board(carcassonne.view(end, None), NAMES[:4])
