@@ -290,12 +290,13 @@ def _draw_last_move(
             pa, pb = layout.point(a), layout.point(b)
         except (KeyError, ValueError, IndexError):
             continue
+        ink = GREY if faint else INK
         draw.line((pa, pb), fill=WHITE, width=width + 4)
-        draw.line((pa, pb), fill=INK, width=width)
+        draw.line((pa, pb), fill=ink, width=width)
         tip_a = _stop_short([pb, pa], layout.pawn_radius + 2)[-1]
         tip_b = _stop_short([pa, pb], layout.pawn_radius + 2)[-1]
-        heads.append((tip_a, pb, layout.pawn_radius * 1.4, INK))
-        heads.append((tip_b, pa, layout.pawn_radius * 1.4, INK))
+        heads.append((tip_a, pb, layout.pawn_radius * 1.4, ink))
+        heads.append((tip_b, pa, layout.pawn_radius * 1.4, ink))
     for seat in move.bring_out:
         if seat not in layout.kennels:
             continue
@@ -701,9 +702,12 @@ def _draw_move_numbers(
         if not heads:
             continue
         (tx, ty), (fx, fy), _size, colour = heads[0]
-        # Halfway back from the head; moved towards the board's centre while it would cover
-        # the number of another move (two moves ending on one field).
-        x, y = (tx + fx) / 2, (ty + fy) / 2
+        # Just behind the head (halfway back on a short arrow); moved towards the board's
+        # centre while it would cover the number of another move (two moves ending on one
+        # field).
+        length = math.hypot(tx - fx, ty - fy) or 1.0
+        back = min(length / 2, 3 * r) / length
+        x, y = tx + (fx - tx) * back, ty + (fy - ty) * back
         a = math.atan2(y - layout.centre[1], x - layout.centre[0])
         for step in range(6):
             centre = (x - step * 2.3 * r * math.cos(a), y - step * 2.3 * r * math.sin(a))

@@ -15,18 +15,17 @@ This module decides; :mod:`bot.discord_ui.publisher` sends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.model.effects import PublicUpdate
+from bot.model.effects import MOVE_KINDS, PublicUpdate, digest_view, newest_board
 from bot.model.table import TableRecord
 
 #: Update kinds that begin a digest of their own besides a person's decision: the game's
 #: start, and the board asked for again (``/table board``) which is posted at the bottom.
 STARTS = frozenset({"started", "board"})
 #: Update kinds whose events are a move to draw.
-MOVES = frozenset({"action", "finished"})
+MOVES = MOVE_KINDS
 #: A person who acted this recently on a prompt that follows the game is not pinged.
 QUIET_AFTER_ACTING = 60.0
 #: Discord's limit for a message's content.
@@ -67,25 +66,9 @@ def groups(updates: Iterable[PublicUpdate]) -> list[list[PublicUpdate]]:
     return result
 
 
-def drawn_update(updates: Sequence[PublicUpdate]) -> PublicUpdate | None:
-    """The newest update with a board to draw (a reminder points back at the last one)."""
-    for update in reversed(updates):
-        if update.view is not None and update.kind != "reminder":
-            return update
-    return None
-
-
-def drawn_view(updates: Sequence[PublicUpdate]) -> Mapping[str, Any] | None:
-    """The view the digest's board draws: the newest position, and, when more than one move
-    happened since the digest began, every move's events oldest first under ``recent`` (the
-    renderer numbers them, the newest strongest)."""
-    newest = drawn_update(updates)
-    if newest is None or newest.view is None:
-        return None
-    moves = [list(u.events) for u in updates if u.kind in MOVES and u.events]
-    if len(moves) < 2:
-        return newest.view
-    return {**newest.view, "recent": moves}
+#: The newest update with a board to draw, and the view a digest draws (bot.model.effects).
+drawn_update = newest_board
+drawn_view = digest_view
 
 
 def fit_lines(lines: Sequence[str], limit: int = CONTENT_LIMIT) -> str:

@@ -17,7 +17,7 @@ caller (the turn clock's reminders and timeouts, and the bot turns after them; w
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +116,31 @@ class PrivateInfo:
     #: When the seat must discard (Tock) or fold (Dog) because no card can move a pawn: why,
     #: as the engine's facts (``{"reason": "blocked", "by": [1], ...}``); else ``None``.
     stuck: Mapping[str, Any] | None = None
+
+
+#: Update kinds whose events are a move a board draws.
+MOVE_KINDS = frozenset({"action", "finished"})
+
+
+def newest_board(updates: Sequence[PublicUpdate]) -> PublicUpdate | None:
+    """The newest update with a board to draw (a reminder points back at the last one)."""
+    for update in reversed(updates):
+        if update.view is not None and update.kind != "reminder":
+            return update
+    return None
+
+
+def digest_view(updates: Sequence[PublicUpdate]) -> Mapping[str, Any] | None:
+    """The view a turn digest draws for ``updates``: the newest position, and, when more than
+    one move happened among them, every move's events oldest first under ``recent`` (the
+    renderer numbers them, the newest strongest; Carcassonne frames each tile placed)."""
+    newest = newest_board(updates)
+    if newest is None or newest.view is None:
+        return None
+    moves = [list(u.events) for u in updates if u.kind in MOVE_KINDS and u.events]
+    if len(moves) < 2:
+        return newest.view
+    return {**newest.view, "recent": moves}
 
 
 #: An async callable that delivers effects nobody asked for (turn clock, deferred bots).
