@@ -47,11 +47,15 @@ def starts_digest(update: PublicUpdate) -> bool:
 
 def continues(current: Digest | None, update: PublicUpdate) -> bool:
     """Whether ``update`` goes on with the decision the ``current`` digest ends with: the same
-    person acting again within one turn (the parts of a 7, a tile's figure after the tile)."""
+    person acting again within one turn (the parts of a 7, a tile's figure after the tile),
+    not in a turn of their own after a new deal."""
     if current is None or not current.updates or not update.by_person:
         return False
     last = current.updates[-1]
-    return last.by_person and last.actor == update.actor and last.actor in last.to_act
+    if not (last.by_person and last.actor == update.actor and last.actor in last.to_act):
+        return False
+    view = last.view or {}
+    return bool(view.get("seven")) or view.get("phase") == "figure"
 
 
 def groups(updates: Iterable[PublicUpdate]) -> list[list[PublicUpdate]]:
