@@ -281,26 +281,33 @@ class Publisher:
         Return the digest's message id (None without a thread)."""
         if table.thread_id is None:
             return None
-        newest = group[-1]
-        if newest.kind != "board" and newest.version <= self._posted.get(table.id, -1):
-            # Its board is in the thread already (posted by ensure_board): words only.
+        current = self._digests.get(table.id)
+        # Its board is in the thread already (ensure_board posted a newer one first): the
+        # moves join that digest before it (without one in this process: in words only).
+        told = group[-1].kind != "board" and group[-1].version <= self._posted.get(table.id, -1)
+        if told and (current is None or not current.updates):
             for update in group:
                 await self._post_update_words(table, update, last=False, draw=False)
             return None
-        current = self._digests.get(table.id)
-        fresh = current is None or (
-            digest.starts_digest(group[0]) and not digest.continues(current, group[0])
+        fresh = not told and (
+            current is None
+            or group[-1].kind == "board"  # the board asked for again: a digest of its own
+            or (digest.starts_digest(group[0]) and not digest.continues(current, group[0]))
         )
-        updates = group if fresh or current is None else [*current.updates, *group]
-        if newest.kind == "board":
-            updates = group  # the board asked for again tells nothing new
+        if fresh or current is None:
+            updates = list(group)
+        elif told:
+            updates = [*group, *current.updates]
+        else:
+            updates = [*current.updates, *group]
+        newest = updates[-1]
         thread = await self.channel(table.thread_id)
         locale = self.locale(table)
         turn, users = turn_line(table, newest, locale)
         note = t("hint.board", locale) if table.hints and newest.to_act else ""
+        # A board asked for again says so only while it tells no move.
         lines = [update_text(table, u, locale) for u in updates if u.kind != "board"]
-        if newest.kind == "board":
-            lines = [update_text(table, newest, locale)]
+        lines = lines or [update_text(table, newest, locale)]
         text = digest.fit_lines([*lines, turn, note]) or "\u200b"
         due = digest.due_pings(
             users,
@@ -309,7 +316,11 @@ class Publisher:
             self._recently_prompted(table.id),
         )
         placements, controls = await self._placements(table, newest, locale)
-        files = await self._digest_image(table, updates, newest, locale, placements, controls)
+        files = (
+            []  # the board in the thread is newer than these moves: it stays
+            if told
+            else await self._digest_image(table, updates, newest, locale, placements, controls)
+        )
         placements_view = board_view(table, newest.version, newest.view, locale, controls)
         kwargs: dict[str, Any] = {
             "content": text,
