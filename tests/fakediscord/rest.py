@@ -33,6 +33,7 @@ from tests.fakediscord.models import (
     content_type_of,
 )
 from tests.fakediscord.notifications import pinged_users
+from tests.fakediscord.ratelimits import retry_header, too_many
 from tests.fakediscord.validation import (
     DiscordError,
     FormErrors,
@@ -125,6 +126,12 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         match = regex.match(path)
         if match is None or m != method:
             continue
+        limits, wait = fake.rate_limits.check(method, path, fake.clock.now())
+        if wait > 0:
+            fake.requests.append(RequestRecord(method, path, 429))
+            is_global = limits.get("X-RateLimit-Global") == "true"
+            limits["Retry-After"] = retry_header(wait)
+            return json_response(too_many(wait, is_global), status=429, headers=limits)
         record = RequestRecord(method, path, 200)
         fake.requests.append(record)
         try:
@@ -150,8 +157,8 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         fake._changed()
         if result is None:
             record.status = 204
-            return web.Response(status=204)
-        return json_response(result)
+            return web.Response(status=204, headers=limits)
+        return json_response(result, headers=limits)
     fake.unknown_routes.append((method, path))
     fake.requests.append(RequestRecord(method, path, 404))
     return json_response({"message": "404: Not Found", "code": 0}, status=404)

@@ -54,6 +54,7 @@ from tests.fakediscord.models import (
     User,
 )
 from tests.fakediscord.notifications import Notification
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.validation import DiscordError
 
 if TYPE_CHECKING:
@@ -120,6 +121,8 @@ class FakeDiscord:
         self.notifications: list[Notification] = []
         #: Bytes of the files each create or edit uploaded: (channel id, message id, bytes).
         self.upload_log: list[tuple[int, int, int]] = []
+        #: Discord's rate limits, off until a test enables them (see ratelimits.py).
+        self.rate_limits = RateLimits()
         self.unknown_routes: list[tuple[str, str]] = []
         self.internal_errors: list[str] = []  # bugs of the fake itself (see rest.handle)
         self.faults = FaultQueue()

@@ -164,3 +164,28 @@ async def test_carcassonne_one_person_thread_budget(world: World) -> None:
     assert "won" in end
     assert counts.messages <= stats.turns + 5
     assert counts.pings["alice"] <= stats.turns
+
+
+@pytest.mark.slow
+async def test_forty_busy_tables_stay_within_discords_rate_limits(world: World) -> None:
+    """Forty Tock tables (alice and three bots each) played turn about under Discord's
+    limits (5 messages per 5 s per channel, 50 requests per second): no 429 storm."""
+    tables = []
+    for seed in range(40):
+        table_id, thread = await tock_with_three_bots(world, seed=seed)
+        tables.append((table_id, thread, Stats()))
+    world.fake.rate_limits.enable()
+    rng = random.Random(2)
+    for round_number in range(1, 3):
+        for table_id, thread, stats in tables:
+            await play_some(world, table_id, thread, [world.alice], rng, stats, round_number)
+    limits = world.fake.rate_limits
+    print(f"40 tables: {len(limits.exceeded)} 429s, {limits.exceeded_globally} of the global limit")
+    # The channel buckets are announced in every answer's headers: never overrun. (discord.py
+    # learns of the global limit only from a 429, and then waits: an occasional one is no
+    # storm.)
+    assert len(limits.exceeded) == limits.exceeded_globally
+    assert limits.exceeded_globally <= 5
+    for _table_id, thread, stats in tables:
+        counts = thread_counts(world, thread, [world.alice])  # type: ignore[arg-type]
+        assert counts.messages <= stats.turns + 3
