@@ -120,6 +120,8 @@ class PrivateInfo:
 
 #: Update kinds whose events are a move a board draws.
 MOVE_KINDS = frozenset({"action", "finished"})
+#: The most moves a digest's board draws (numbered 1…n).
+MAX_DRAWN_MOVES = 12
 
 
 def newest_board(updates: Sequence[PublicUpdate]) -> PublicUpdate | None:
@@ -140,7 +142,9 @@ def digest_view(updates: Sequence[PublicUpdate]) -> Mapping[str, Any] | None:
     moves = [list(u.events) for u in updates if u.kind in MOVE_KINDS and u.events]
     if len(moves) < 2:
         return newest.view
-    return {**newest.view, "recent": moves}
+    # A round of a table is a handful of moves; a long run of bots alone (no person seated
+    # or all left) shows its last moves only, so the board stays readable.
+    return {**newest.view, "recent": moves[-MAX_DRAWN_MOVES:]}
 
 
 #: An async callable that delivers effects nobody asked for (turn clock, deferred bots).
