@@ -1,11 +1,12 @@
 """Delivering the service's public updates: the lobby message and the boards in the thread.
 
 One lock per table keeps a table's messages in order even when a person's move and the turn
-clock's automatic action arrive together. The newest board carries the controls; the
+clock's automatic action arrive together. The moves go out as turn digests
+(:mod:`bot.discord_ui.digest`): one message per person decision, its lines in words and one
+board drawing every move since (edited while slow bots' moves arrive, re-posted at the bottom
+when someone's turn begins who must be pinged). The newest digest carries the controls; the
 previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
-board would still be refused as out of date). Only that newest board of a delivery is drawn;
-the updates before it (a move and the bot turns after it) go out in words, as drawing a board is
-the bot's costliest step.
+board would still be refused as out of date). Reminders are messages of their own that ping.
 """
 
 from __future__ import annotations
@@ -155,14 +156,6 @@ def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
 def drawable(update: PublicUpdate) -> bool:
     """Whether ``update`` has a board to draw (a reminder points back at the last one)."""
     return update.view is not None and update.kind != "reminder"
-
-
-def newest_drawable(updates: Sequence[PublicUpdate]) -> int | None:
-    """The position of the newest update in ``updates`` with a board to draw, or None."""
-    for position in range(len(updates) - 1, -1, -1):
-        if drawable(updates[position]):
-            return position
-    return None
 
 
 #: Extra attempts at posting a board after discord.py gave up (it already retries 429s and
@@ -423,18 +416,6 @@ class Publisher:
         except discord.HTTPException:
             log.warning("could not update the lobby of table %s", table.id, exc_info=True)
 
-    async def _post_update(
-        self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool = True
-    ) -> int | None:
-        """Post one update; with its board image only when ``draw`` (and it has a board).
-
-        The ``last`` update of a delivery carries the controls and becomes the table's newest
-        board; return its message id (None without a thread). Said in the words of the
-        table's game (German Dog's Pöppel, Tock's Figur).
-        """
-        with game_terms(table.game):
-            return await self._post_update_words(table, update, last=last, draw=draw)
-
     async def _post_update_words(
         self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool
     ) -> int | None:
@@ -467,7 +448,9 @@ class Publisher:
                 )
             if image is not None:
                 files.append(image)
-        view = board_view(table, update.version, update.view, locale, controls) if last else None
+        # A reminder pings and points back at the board, which keeps the only controls.
+        board = last and update.kind != "reminder"
+        view = board_view(table, update.version, update.view, locale, controls) if board else None
         kwargs: dict[str, Any] = {
             "content": text[:2000] or "\u200b",
             "allowed_mentions": discord.AllowedMentions(

@@ -117,6 +117,34 @@ async def test_a_person_who_waited_a_minute_is_pinged_by_a_created_message(
     assert_one_board_with_controls(world, thread)
 
 
+async def test_the_turn_clocks_reminder_still_pings_even_with_the_hand_open(
+    world: World,
+) -> None:
+    world.bot_brain = greedy_chooser
+    world.seeds.append(6)
+    table_id, lobby = await open_table(world, "tock", players=2, turn_time=60)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: to_act(world.newest_board(thread), [world.alice]))
+    stats = Stats()
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(1), stats)
+    await world.wait(lambda: to_act(world.newest_board(thread), [world.alice]))
+    await world.wait(clicks_answered)
+    before = len(world.fake.pings(world.alice))
+    world.clock.advance(31)
+
+    def reminded() -> bool:
+        return any("Half the turn time is gone" in m.content for m in world.boards(thread))
+
+    await world.wait(reminded)
+    reminder = next(m for m in world.boards(thread) if "Half the turn time" in m.content)
+    pings = world.fake.pings(world.alice)
+    assert len(pings) == before + 1
+    assert pings[-1].message_id == reminder.id
+    assert_one_board_with_controls(world, thread)
+
+
 @pytest.mark.slow
 async def test_tock_one_person_three_bots_thread_budget(world: World) -> None:
     table_id, thread = await tock_with_three_bots(world)
