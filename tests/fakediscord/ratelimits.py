@@ -62,6 +62,8 @@ class RateLimits:
     exceeded: list[tuple[str, str]] = field(default_factory=list)
     #: How many of those overran the global limit.
     exceeded_globally: int = 0
+    #: Every request the limits applied to: (time, method, path).
+    log: list[tuple[float, str, str]] = field(default_factory=list)
 
     def enable(
         self, per_channel: tuple[int, float] = (5, 5.0), global_limit: tuple[int, float] = (50, 1.0)
@@ -80,6 +82,7 @@ class RateLimits:
         if match is not None:
             keys.append(((method, match.group(1)), self.per_channel))
         buckets = [self.buckets.setdefault(key, Bucket(*rule)) for key, rule in keys]
+        self.log.append((now, method, path))
         wait = max(b.retry_after(now) for b in buckets)
         route = buckets[-1]
         if wait > 0:
