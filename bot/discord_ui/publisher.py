@@ -23,6 +23,7 @@ from bot.discord_ui import digest
 from bot.discord_ui import tile_words as carcassonne
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.pace import Pace
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
@@ -217,6 +218,8 @@ class Publisher:
         #: When the user last acted on an open prompt of the table that follows the game
         #: (``prompt_since(table_id, user_id)``, None without one); set by the front desk.
         self.prompt_since: Callable[[int, int], float | None] | None = None
+        #: Keeps the publisher under Discord's global rate limit (bot.discord_ui.pace).
+        self.pace = Pace()
         #: The time ``prompt_since`` is measured in (the service's clock).
         self.now: Callable[[], float] = time.time
 
@@ -331,6 +334,7 @@ class Publisher:
                 kwargs["files"] = files
             if kwargs["view"] is None:
                 del kwargs["view"]
+            await self.pace.turn()
             message = await send_with_retry(thread, kwargs)
             message_id = int(message.id)
             if replaced is not None:
@@ -383,6 +387,7 @@ class Publisher:
         if files:
             edit["attachments"] = files
         try:
+            await self.pace.turn()
             await thread.get_partial_message(message_id).edit(**edit)
         except discord.NotFound:
             return None
@@ -395,6 +400,7 @@ class Publisher:
         if getattr(self._last_board.get(table_id), "id", None) == message_id:
             self._last_board.pop(table_id, None)
         try:
+            await self.pace.turn()
             await thread.get_partial_message(message_id).delete()
         except discord.HTTPException:
             log.info("could not delete the replaced digest of table %s", table_id)
@@ -461,6 +467,7 @@ class Publisher:
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
+        await self.pace.turn()
         message = await send_with_retry(thread, kwargs)
         if update.kind == "reminder" or not last:
             # A reminder, or the words of an update before the delivery's newest board, leaves
@@ -516,6 +523,7 @@ class Publisher:
                 stale.append(thread.get_partial_message(recorded))
         for message in stale:
             try:
+                await self.pace.turn()
                 await message.edit(view=None)
             except discord.HTTPException:
                 log.info("could not remove the controls of an old board of table %s", table_id)

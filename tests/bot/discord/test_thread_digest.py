@@ -209,11 +209,10 @@ async def test_forty_busy_tables_stay_within_discords_rate_limits(world: World) 
             await play_some(world, table_id, thread, [world.alice], rng, stats, round_number)
     limits = world.fake.rate_limits
     print(f"40 tables: {len(limits.exceeded)} 429s, {limits.exceeded_globally} of the global limit")
-    # The channel buckets are announced in every answer's headers: never overrun. (discord.py
-    # learns of the global limit only from a 429, and then waits; the scripted player acts
-    # some twenty times a second, far beyond forty tables of people, so a global 429 or two
-    # is possible here and no storm: two requests per decision.)
-    assert len(limits.exceeded) == limits.exceeded_globally
+    # The channel buckets are announced in every answer's headers (discord.py waits by them);
+    # the global limit only by a 429, so the publisher paces itself under it
+    # (bot.discord_ui.pace): the scripted player acts some twenty times a second.
+    assert limits.exceeded == []
     for _table_id, thread, stats in tables:
         counts = thread_counts(world, thread, [world.alice])  # type: ignore[arg-type]
         assert counts.messages <= stats.turns + 3
