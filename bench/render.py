@@ -27,6 +27,7 @@ from renderer import (
     render_hand,
     render_placements,
 )
+from renderer.samples import carcassonne_digest, digest_position
 
 #: Budgets of render + encode (p50, ms) and of every PNG (bytes).
 RACE_MS = 30.0
@@ -91,12 +92,16 @@ def main(argv: list[str] | None = None) -> None:
     dog4 = _race_view(dog, 4, {}, 80)
     dog6 = _race_view(dog, 6, {}, 80)
     names = ["Anna", "Bence", "Chloé", "Bot 4 (hard)", "Dóra", "Bot 6 (easy)"]
+    digest = digest_position(tock, 4, {"game_type": "2v2"})  # turn digests (#36)
+    tiles3 = carcassonne_digest()
     cases += [
         ("tock board 4p", lambda: render_board(tock4, names=names[:4]), RACE_MS),
         ("tock board 6p", lambda: render_board(tock6, names=names), RACE_MS),
         ("dog board 4p", lambda: render_board(dog4, names=names[:4]), RACE_MS),
         ("dog board 6p", lambda: render_board(dog6, names=names), RACE_MS),
         ("dog hand 6 cards", lambda: render_hand("dog", ["A", "4", "7", "J", "K", "X"]), RACE_MS),
+        ("tock digest board, 3 moves", lambda: render_board(digest, names=names[:4]), RACE_MS),
+        ("carcassonne digest, 3 tiles", lambda: render_board(tiles3, names=names[:2]), MAP_MS),
     ]
     state = _carcassonne_state(72)
     view = carcassonne.view(state, 0)

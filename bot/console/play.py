@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib
 import os
 import re
@@ -24,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.model.effects import Effects, PublicUpdate
+from bot.model.effects import Effects, PublicUpdate, digest_view, newest_board
 from bot.model.table import BOT_LEVELS, Phase, TableError, TableRecord
 from engine.carcassonne.effects import effects_of_view
 from i18n.catalog import LOCALES, name_phrase, normalise_locale, t, use_game_terms
@@ -400,20 +401,24 @@ def _show(
 ) -> None:
     if effects is None:
         return
+    table = effects.table
+    # The turn digest, as the thread has it: what happened since the person's last turn in
+    # words, and one board drawing every move of it (numbered).
+    if not quiet and len(effects.public) > 1:
+        console.print(f"[dim]{escape(t('console.since_last_turn', locale))}[/]")
     for update in effects.public:
-        table = effects.table
-        names = None
-        if update.view is not None:
-            names = [str(say(table.seat_label(s), locale)) for s in update.view.get("seats") or []]
-        path = images.show(table.id, update, names, locale)
         if quiet and not update.finished:
             continue
         style = "bold green" if update.finished else ("yellow" if update.actor is None else "")
         said = escape(update.message.text(locale))
-        line = f"[{style}]{said}[/]" if style else said
-        if path is not None:
-            line += f"  [dim]{path}[/]"
-        console.print(line, markup=True)
+        console.print(f"[{style}]{said}[/]" if style else said, markup=True)
+    newest, view = newest_board(effects.public), digest_view(effects.public)
+    if newest is None or view is None:
+        return
+    names = [str(say(table.seat_label(s), locale)) for s in view.get("seats") or []]
+    path = images.show(table.id, dataclasses.replace(newest, view=view), names, locale)
+    if path is not None and not quiet:
+        console.print(f"[dim]{path}[/]", markup=True)
 
 
 def _seat_label(table: TableRecord, seat: int, locale: str = "en") -> str:

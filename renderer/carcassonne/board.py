@@ -523,14 +523,26 @@ def _draw_last_tiles(
     order = _placed_in_order(view)
     latest = order[-1] if view.get("board") else None
     marks = {(int(c[0]), int(c[1])): int(s) for s, c in (view.get("last_tiles") or {}).items()}
+    recent = recent_tiles(view)
+    numbers = {cell: n for n, (cell, _seat) in enumerate(recent, 1)} if len(recent) > 1 else {}
     for cell, seat in sorted(marks.items()):
-        if cell == latest or not layout.contains(cell):
+        if cell == latest or cell in numbers or not layout.contains(cell):
             continue
         ox, oy = layout.cell_origin(cell)
         w = max(2, t // 30)
         draw.rectangle(
             (ox + w, oy + w, ox + t - 1 - w, oy + t - 1 - w), outline=seat_colour(seat), width=w
         )
+    # A turn digest: each tile placed since the previous post framed in its owner's colour
+    # with its order number (the latest one also gets the bold frame below).
+    for cell, seat in recent:
+        if not layout.contains(cell) or cell not in cells:
+            continue
+        ox, oy = layout.cell_origin(cell)
+        w = max(3, t // 18)
+        if cell != latest:
+            draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), outline=seat_colour(seat), width=w)
+        _number_badge(draw, (ox, oy), t, w, numbers.get(cell), image_width)
     if latest is None or not layout.contains(latest):
         return
     owner = marks.get(latest)
@@ -550,6 +562,8 @@ def _draw_last_tiles(
     ]
     spots += symbol_spots(*cells[latest])
     corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+    if latest in numbers:
+        corners = corners[1:]  # the top-left corner shows its order number
     corner = max(corners, key=lambda c: min((math.dist(c, p) for p in spots), default=9))
     size = legible(t * 0.22, image_width)
     half = size * 0.62
@@ -557,6 +571,36 @@ def _draw_last_tiles(
     by = oy + (half + w if corner[1] == 0 else t - half - w)
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
     draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
+
+
+def recent_tiles(view: Mapping[str, Any]) -> list[tuple[Cell, int]]:
+    """The tiles a turn digest tells (``view["recent"]``: each move's events, oldest first),
+    as (cell, seat) in the order they were placed."""
+    placed: list[tuple[Cell, int]] = []
+    for events in view.get("recent") or ():
+        for event in events:
+            data = event.get("data") or {}
+            if event.get("kind") == "place" and "x" in data and event.get("seat") is not None:
+                placed.append(((int(data["x"]), int(data["y"])), int(event["seat"])))
+    return placed
+
+
+def _number_badge(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    t: int,
+    w: int,
+    number: int | None,
+    image_width: int,
+) -> None:
+    """A tile's order number in the digest, in a white square at its top-left corner."""
+    if number is None:
+        return
+    size = legible(t * 0.22, image_width)
+    half = size * 0.62
+    bx, by = origin[0] + half + w, origin[1] + half + w
+    draw.rectangle((bx - half, by - half, bx + half, by + half), fill=WHITE, outline=INK, width=2)
+    draw_centered_text(draw, (bx, by + 1), str(number), size, INK)
 
 
 def draw_overview(
