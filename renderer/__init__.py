@@ -82,7 +82,7 @@ from renderer.cards import card_face, draw_hand, hand_palette
 from renderer.race_board import clear_race_layers, draw_race_board, race_palette
 from renderer.race_layout import race_field_center
 from renderer.results import draw_animation, draw_results, pick_frames
-from renderer.style import encode_png
+from renderer.style import clear_text_stamps, encode_png
 
 __all__ = [
     "carcassonne_cell_center",
@@ -217,6 +217,7 @@ def clear_caches() -> None:
     """Forget every cached drawing, so that the next image is drawn from scratch."""
     with _LOCK:
         clear_race_layers()
+        clear_text_stamps()
         card_face.cache_clear()
         tile_image.cache_clear()
 

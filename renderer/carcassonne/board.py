@@ -36,9 +36,9 @@ from renderer.style import (
     draw_paragraph,
     draw_seat_box,
     draw_seat_chip,
+    draw_text,
     fit_text,
     fixed_palette,
-    font,
     legible,
     seat_colour_name,
     text_colour_on,
@@ -628,12 +628,8 @@ def _supply_icons(
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
         draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
-        draw.text(
-            (x + 2 * half + 3, y),
-            f"×{count}",
-            font=font(size),
-            fill=INK if count else GREY,
-            anchor="lm",
+        draw_text(
+            draw, (x + 2 * half + 3, y), f"×{count}", size, INK if count else GREY, anchor="lm"
         )
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
@@ -674,7 +670,7 @@ def draw_header(
         who = " + ".join(player_name(view, seat, names, locale) for seat in winners)
         big = _text_sizes(width)[0]
         line = fit_text(t("img.winner", locale, names=who), big, text_right - x)
-        draw.text((x, y), line, font=font(big), fill=INK)
+        draw_text(draw, (x, y), line, big, INK)
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -762,7 +758,7 @@ def draw_score_rows(
         name = fit_text(
             player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        draw.text((name_x, cy), name, font=font(big), fill=INK, anchor="lm")
+        draw_text(draw, (name_x, cy), name, big, INK, anchor="lm")
         if tag:
             tx = name_x + text_width(name, big) + 8
             draw.rounded_rectangle(
@@ -779,12 +775,8 @@ def draw_score_rows(
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
-                draw.text(
-                    (x + 24, cy),
-                    str(int(goods[seat].get(kind, 0))),
-                    font=font(small),
-                    fill=INK,
-                    anchor="lm",
+                draw_text(
+                    draw, (x + 24, cy), str(int(goods[seat].get(kind, 0))), small, INK, anchor="lm"
                 )
                 x += 30 + text_width("00", small)
 

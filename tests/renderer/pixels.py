@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderer.style import keep_text_stamps
+
 RGB = tuple[int, int, int]
 
 
@@ -42,7 +44,10 @@ def recorded_texts() -> Iterator[list[tuple[str, float]]]:
         return original(self, xy, text, fill, font, *args, **kwargs)
 
     ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    # Every text use is rasterised afresh meanwhile, so each one is seen and counted.
+    keep_text_stamps(False)
     try:
         yield drawn
     finally:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        keep_text_stamps(True)
