@@ -1,9 +1,11 @@
 """Carcassonne tile bitmaps drawn from the tile facts, and where each segment's figure stands.
 
 Every tile is drawn in its YAML orientation on a master canvas twice the requested size,
-then turned by exact quarter turns and scaled down (which also smooths the edges). Bitmaps
-are cached per (type, rotation, size). A label map of the same drawing tells which pixel
-belongs to which segment; the figure spot of a segment is the point deepest inside it.
+then turned by exact quarter turns and scaled down to flat colours (nearest pixel: smoothed
+edges would add hundreds of blended colours that make the board's PNG a sixth larger, and a
+board is seen scaled down anyway). Bitmaps are cached per (type, rotation, size). A label map
+of the same drawing tells which pixel belongs to which segment; the figure spot of a segment
+is the point deepest inside it.
 """
 
 from __future__ import annotations
@@ -609,7 +611,7 @@ def tile_image(tile_id: str, rot: int, size: int) -> Image.Image:
     master = _master(tile_id, max(2 * size, 96))
     transpose = _ROTATE[rot % 360]
     turned = master.transpose(transpose) if transpose is not None else master
-    return turned.resize((size, size), Image.Resampling.LANCZOS)
+    return turned.resize((size, size), Image.Resampling.NEAREST)
 
 
 @lru_cache(maxsize=256)

@@ -29,6 +29,15 @@ def pixel(image: Image.Image, x: float, y: float) -> RGB:
     return image.getpixel((round(x), round(y)))  # type: ignore[return-value]
 
 
+def area_colour(image: Image.Image, x: float, y: float, radius: int = 3) -> RGB:
+    """The most common colour around (x, y): the ground of an area, not a speck of its
+    texture (city dots, field grass) that a single pixel may hit."""
+    box = (round(x) - radius, round(y) - radius, round(x) + radius + 1, round(y) + radius + 1)
+    colours = image.crop(box).getcolors(maxcolors=(2 * radius + 1) ** 2)
+    assert colours
+    return max(colours)[1]  # type: ignore[no-any-return]
+
+
 @contextmanager
 def recorded_texts() -> Iterator[list[tuple[str, float]]]:
     """Every text the renderer draws meanwhile, as (text, font size in px).
