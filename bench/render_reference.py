@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import engine.carcassonne as carcassonne
-from renderer import render_board, render_placements
+from renderer import render_board, render_placements, warm_up
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path("shared") / "reference" / "carcassonne-render"
@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> None:
     cpu: dict[str, list[float]] = {k: [] for k in ("ref plain", "ref placements", "plain", "pl")}
     sizes: dict[str, list[int]] = {k: [] for k in cpu}
     last = None
-    # Warm both (fonts, Pöppel's tile bitmaps), as in a running bot.
+    # Warm both (fonts, Pöppel's tile drawings), as the render pool's workers do.
+    warm_up()
     render_board(carcassonne.view(state, 0))
     _reference_png(proto_render, game, args.tile, None, None)
     turn = 0

@@ -39,6 +39,7 @@ from renderer.style import (
     draw_text,
     fit_text,
     fixed_palette,
+    keeps_text_stamps,
     legible,
     seat_colour_name,
     text_colour_on,
@@ -255,7 +256,48 @@ def letter_size(tile: int, image_width: int) -> int:
     return legible(tile * 0.25, image_width)
 
 
+#: Drawn figures by (kind, seat, letter size, colour): a board shows the same few dozen.
+_SPRITES: dict[tuple[str, int, int, RGB | None], Image.Image] = {}
+
+
+def clear_figure_sprites() -> None:
+    """Forget the drawn figures."""
+    _SPRITES.clear()
+
+
 def draw_figure(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    kind: str,
+    seat: int,
+    letter: int,
+    *,
+    colour: RGB | None = None,
+) -> None:
+    """A figure in its player's colour with the player's letter (``letter`` px); the
+    silhouette tells the kind (see :func:`_draw_figure`).
+
+    Each figure is drawn once onto a transparent sprite and pasted from then on, centred on
+    the nearest whole pixel.
+    """
+    if not keeps_text_stamps():  # the tests watching every text drawn see every letter
+        _draw_figure(draw, centre, kind, seat, letter, colour=colour)
+        return
+    key = (kind, seat, letter, colour)
+    sprite = _SPRITES.get(key)
+    if sprite is None:
+        half = math.ceil(letter * 3)
+        sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+        _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+        if len(_SPRITES) > 512:
+            _SPRITES.clear()
+        _SPRITES[key] = sprite
+    half = sprite.width // 2
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+
+
+def _draw_figure(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     kind: str,
