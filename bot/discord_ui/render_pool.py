@@ -9,10 +9,12 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
 * **Warm workers.** Each worker imports the renderer and fills its caches once
   (:func:`renderer.warm_up`) when it starts, at a lower priority (``nice``) than the process
   answering Discord and a higher one than the bots' searches.
-* **No stale queue.** At most ``workers`` images are being drawn at once; the others wait in
-  the order asked. A request with a ``key`` (a table) that is still waiting when a newer one
-  with the same key arrives is dropped: only a table's newest board is drawn, so the queue
-  cannot grow beyond one image per table however fast the tables play.
+* **No stale queue.** At most two images per worker are handed to the workers at once (one
+  being drawn, the next ready, so that a worker never idles while the busy event loop gets
+  round to handing it more); the others wait here in the order asked. A request with a
+  ``key`` (a table) that is still waiting when a newer one with the same key arrives is
+  dropped: only a table's newest board is drawn, so the queue cannot grow beyond one image
+  per table however fast the tables play.
 * **Sizing.** :func:`render_workers` gives the default size: the machine's cores less one for
   the event loop and less the bots' dedicated workers, at least one.
 """
@@ -98,7 +100,9 @@ class RenderPool:
         self.nice = nice
         self._executor: Executor | None = executor
         self._own_executor = executor is None
-        self._free = self.workers
+        #: Images handed to the workers at most at once (see the module's docstring).
+        self.depth = 2 * self.workers
+        self._free = self.depth
         self._waiting: list[asyncio.Future[None]] = []
         #: The newest request of each key: an older one still waiting is dropped.
         self._newest: dict[Hashable, int] = {}

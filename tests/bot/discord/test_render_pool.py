@@ -65,19 +65,23 @@ async def test_only_the_newest_waiting_board_of_a_table_is_drawn() -> None:
     with ThreadPoolExecutor(1) as executor:
         pool = RenderPool(1, executor=executor)
         await pool.start()
-        busy = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 9", key=9))
-        await asyncio.sleep(0)  # table 9's board takes the only worker
+        # Tables 8 and 9 take the worker and its next place.
+        busy = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"table {n}", key=n))
+            for n in (8, 9)
+        ]
+        await asyncio.sleep(0)
         older = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 1 v1", key=1))
         other = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 2 v1", key=2))
         newer = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 1 v2", key=1))
         gate.set()
-        assert await busy == b"table 9"
+        assert [await task for task in busy] == [b"table 8", b"table 9"]
         with pytest.raises(Stale):
             await older
         assert await other == b"table 2 v1"
         assert await newer == b"table 1 v2"
         await pool.close()
-    assert drawn == ["table 9", "table 2 v1", "table 1 v2"]
+    assert drawn == ["table 8", "table 9", "table 2 v1", "table 1 v2"]
     assert pool.skipped == 1
 
 
@@ -93,11 +97,13 @@ async def test_a_stale_board_goes_out_without_its_image() -> None:
         await pool.start()
         drawn = Renderer(render_board=lambda view, **kw: _image(gate, view, **kw), pool=pool)
         first = asyncio.create_task(drawn.board({"v": 1}, [], filename="board-3-1.png"))
+        other = asyncio.create_task(drawn.board({"v": 0}, [], filename="board-4-1.png"))
         await asyncio.sleep(0)
         older = asyncio.create_task(drawn.board({"v": 2}, [], filename="board-3-2.png"))
         newer = asyncio.create_task(drawn.board({"v": 3}, [], filename="board-3-3.png"))
         gate.set()
         files = [await first, await older, await newer]
+        assert await other is not None
         await pool.close()
     assert files[1] is None
     assert [f.fp.read() for f in (files[0], files[2]) if f is not None] == [b"1", b"3"]
