@@ -24,6 +24,7 @@ from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.render_pool import RenderPool, render_workers
 from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.tournament_commands import TournamentDesk
 from bot.gc_tuning import tune_gc
 from bot.settings import Settings, parse_shard_ids
 
@@ -99,6 +100,9 @@ async def open_service(
     desk = FrontDesk(None, renderer)
     async with open_tables(database_url, listener=desk.on_effects, **service_options) as service:
         desk.service = service
+        # Tournaments (#32): their posts, told by the service when a round opens or ends.
+        desk.tournament_desk = TournamentDesk(desk)
+        service.tournaments.listener = desk.tournament_desk
         yield desk
 
 

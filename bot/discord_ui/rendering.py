@@ -35,6 +35,7 @@ class Renderer:
     render_figure_spots: Callable[..., bytes] | None = None
     render_results: Callable[..., bytes] | None = None
     render_animation: Callable[..., bytes] | None = None
+    render_race_choices: Callable[..., bytes] | None = None
     #: Where the images are drawn: worker processes, or (None) a thread of this process.
     pool: RenderPool | None = None
 
@@ -45,10 +46,15 @@ class Renderer:
             module = importlib.import_module("renderer")
         except ImportError:  # pragma: no cover - the package is part of the project
             return cls(pool=pool)
-        functions = {
+        found = {
             name: getattr(module, name, None) for name in cls.__dataclass_fields__ if name != "pool"
         }
-        return cls(**functions, pool=pool)
+        try:  # the choice image lives in a module of its own (issue #36)
+            choices = importlib.import_module("renderer.race_choices")
+            found["render_race_choices"] = choices.render_race_choices
+        except (ImportError, AttributeError):  # pragma: no cover
+            pass
+        return cls(**found, pool=pool)
 
     async def _to_file(
         self, filename: str, function: Callable[..., bytes], *args: Any, **kwargs: Any
@@ -105,6 +111,26 @@ class Renderer:
             game,
             list(cards),
             playable=None if playable is None else list(playable),
+            **_locale(locale),
+        )
+
+    async def race_choices(
+        self,
+        view: Mapping[str, Any],
+        moves: Sequence[str],
+        names: Sequence[str],
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The board from the player's seat with each of ``moves`` marked by its number
+        (:mod:`renderer.race_choices`), or None."""
+        if self.render_race_choices is None or not moves:
+            return None
+        return await self._to_file(
+            "choices.png",
+            self.render_race_choices,
+            view,
+            list(moves),
+            names=list(names),
             **_locale(locale),
         )
 
