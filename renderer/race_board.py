@@ -26,9 +26,9 @@ from renderer.style import (
     draw_centered_text,
     draw_seat_box,
     draw_seat_chip,
+    draw_text,
     fit_text,
     fixed_palette,
-    font,
     legible,
     seat_colour,
     seat_colour_name,
@@ -480,7 +480,7 @@ def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tupl
                 _chip(draw, corner, move.seat, r, size)
         y = top + 10 + (height - 20 - text_height) / 2
         for line in lines:
-            draw.text((x, y), line, font=font(size), fill=INK)
+            draw_text(draw, (x, y), line, size, INK)
             y += size * 1.3
 
     return height, paint
@@ -501,7 +501,7 @@ def _legend(layout: RaceLayout, game: str, locale: str) -> tuple[int, Painter]:
         _circle(draw, (x, middle), pr, fill=LIGHT_GREY, outline=INK, width=2)
         y = middle - len(lines) * size * 1.3 / 2
         for line in lines:
-            draw.text((x + pr + 18, y), line, font=font(size), fill=INK)
+            draw_text(draw, (x + pr + 18, y), line, size, INK)
             y += size * 1.3
 
     return height, paint
@@ -613,10 +613,10 @@ class _Strip:
                 _star(draw, (box[2] - 30, box[1] + 28), 20)
             x = box[0] + self.text_x
             y: float = box[1] + 9
-            draw.text((x, y), name, font=font(self.name_size), fill=INK)
+            draw_text(draw, (x, y), name, self.name_size, INK)
             y += self.name_size * 1.3
             for line in lines:
-                draw.text((x, y), line, font=font(self.size), fill=INK)
+                draw_text(draw, (x, y), line, self.size, INK)
                 y += self.size * 1.3
 
 

@@ -37,9 +37,10 @@ from renderer.style import (
     draw_paragraph,
     draw_seat_box,
     draw_seat_chip,
+    draw_text,
     fit_text,
     fixed_palette,
-    font,
+    keeps_text_stamps,
     legible,
     seat_colour_name,
     text_colour_on,
@@ -256,7 +257,48 @@ def letter_size(tile: int, image_width: int) -> int:
     return legible(tile * 0.25, image_width)
 
 
+#: Drawn figures by (kind, seat, letter size, colour): a board shows the same few dozen.
+_SPRITES: dict[tuple[str, int, int, RGB | None], Image.Image] = {}
+
+
+def clear_figure_sprites() -> None:
+    """Forget the drawn figures."""
+    _SPRITES.clear()
+
+
 def draw_figure(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    kind: str,
+    seat: int,
+    letter: int,
+    *,
+    colour: RGB | None = None,
+) -> None:
+    """A figure in its player's colour with the player's letter (``letter`` px); the
+    silhouette tells the kind (see :func:`_draw_figure`).
+
+    Each figure is drawn once onto a transparent sprite and pasted from then on, centred on
+    the nearest whole pixel.
+    """
+    if not keeps_text_stamps():  # the tests watching every text drawn see every letter
+        _draw_figure(draw, centre, kind, seat, letter, colour=colour)
+        return
+    key = (kind, seat, letter, colour)
+    sprite = _SPRITES.get(key)
+    if sprite is None:
+        half = math.ceil(letter * 3)
+        sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+        _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+        if len(_SPRITES) > 512:
+            _SPRITES.clear()
+        _SPRITES[key] = sprite
+    half = sprite.width // 2
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+
+
+def _draw_figure(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     kind: str,
@@ -675,12 +717,8 @@ def _supply_icons(
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
         draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
-        draw.text(
-            (x + 2 * half + 3, y),
-            f"×{count}",
-            font=font(size),
-            fill=INK if count else GREY,
-            anchor="lm",
+        draw_text(
+            draw, (x + 2 * half + 3, y), f"×{count}", size, INK if count else GREY, anchor="lm"
         )
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
@@ -722,7 +760,7 @@ def draw_header(
         big = _text_sizes(width)[0]
         winner = t("img.winner", locale, names=who, count=len(winners))
         line = fit_text(winner, big, text_right - x)
-        draw.text((x, y), line, font=font(big), fill=INK)
+        draw_text(draw, (x, y), line, big, INK)
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -810,7 +848,7 @@ def draw_score_rows(
         name = fit_text(
             player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        draw.text((name_x, cy), name, font=font(big), fill=INK, anchor="lm")
+        draw_text(draw, (name_x, cy), name, big, INK, anchor="lm")
         if tag:
             tx = name_x + text_width(name, big) + 8
             draw.rounded_rectangle(
@@ -827,12 +865,8 @@ def draw_score_rows(
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
-                draw.text(
-                    (x + 24, cy),
-                    str(int(goods[seat].get(kind, 0))),
-                    font=font(small),
-                    fill=INK,
-                    anchor="lm",
+                draw_text(
+                    draw, (x + 24, cy), str(int(goods[seat].get(kind, 0))), small, INK, anchor="lm"
                 )
                 x += 30 + text_width("00", small)
 
