@@ -28,6 +28,7 @@ from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import ControlId
 from bot.discord_ui.hints import hint_text
 from bot.discord_ui.open_hands import MoveLists, OpenHands
+from bot.discord_ui.outbox import OutboxSender
 from bot.discord_ui.prompts import InvalidChoice, OutOfDate
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
@@ -112,6 +113,10 @@ class FrontDesk:
         self.after = AfterGame(
             service, self.publisher, self.renderer, self.replays, self.open_lobby, self.deliver
         )
+        #: Sends the posts owed about tables (results, notices, invitations) exactly once.
+        self.outbox = OutboxSender(service, self.publisher)
+        self.outbox.builders.update(self.after.builders())
+        self.after.outbox = self.outbox
         self.service = service
         self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
@@ -142,6 +147,7 @@ class FrontDesk:
         self._service = service
         self.publisher.service = service
         self.after.service = service
+        self.outbox.service = service
         self.replays.service = service
 
     def game_of(self, table_id: int) -> str | None:
@@ -190,6 +196,7 @@ class FrontDesk:
         while True:
             try:
                 await self.redeliver()
+                await self.outbox.flush()  # posts a failure or a crash left unsent
             except Exception:  # a bug must not end the ticks for good
                 log.exception("the retry tick failed")
             await asyncio.sleep(self.retry_interval)

@@ -30,10 +30,11 @@ from bot.storage.rows import (
     table_values,
     update_values,
 )
+from bot.storage.sqlite_outbox import SqliteOutboxMixin
 from bot.storage.sqlite_results import SqliteResultsMixin
 
 
-class SqliteStorage(SqliteResultsMixin):
+class SqliteStorage(SqliteResultsMixin, SqliteOutboxMixin):
     """:class:`bot.storage.base.Storage` on an SQLite file (or ``:memory:``).
 
     One connection serves the whole process; aiosqlite runs it on its own thread, so the event
