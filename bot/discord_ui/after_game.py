@@ -118,10 +118,11 @@ class AfterGame:
 
     def builders(self) -> dict[str, Builder]:
         """The outbox's builders of this module's posts, by kind."""
+        # Looked up at each post, not now: tests replace a builder on the class.
         return {
-            RESULTS: self._results_message,
-            NOTICE: self._notice_message,
-            INVITE: self._invite_message,
+            RESULTS: lambda item: self._results_message(item),
+            NOTICE: lambda item: self._notice_message(item),
+            INVITE: lambda item: self._invite_message(item),
         }
 
     async def _results_message(self, item: OutboxItem) -> tuple[int, dict[str, Any]] | None:

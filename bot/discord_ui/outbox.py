@@ -85,12 +85,20 @@ class OutboxSender:
                     item.table_id,
                     error.status,
                 )
+                await self._release(item)
             return False
         except Exception:
             log.exception("sending the %s post of table %s failed", item.kind, item.table_id)
+            await self._release(item)
             return False
         finally:
             self._sending.discard(item.id)
+
+    async def _release(self, item: OutboxItem) -> None:
+        try:
+            await self.service.post_failed(item)
+        except Exception:  # the lease runs out by itself
+            log.warning("could not release the %s post of table %s", item.kind, item.table_id)
 
     async def _send(self, item: OutboxItem) -> int | None:
         builder = self.builders.get(item.kind)

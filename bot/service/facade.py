@@ -387,6 +387,15 @@ class TableService:
 
     # --- the outbox (bot.model.outbox) ------------------------------------------------------
 
+    @property
+    def outbox_lease_seconds(self) -> float:
+        """How long this process holds a post it is sending (settings may change it)."""
+        return self._outbox.lease_seconds
+
+    @outbox_lease_seconds.setter
+    def outbox_lease_seconds(self, seconds: float) -> None:
+        self._outbox.lease_seconds = seconds
+
     async def posts_to_send(self) -> list[OutboxItem]:
         """The posts owed about this process's tables (results, notices, invitations) that
         Discord has not taken yet, oldest first."""
@@ -400,6 +409,10 @@ class TableService:
         """Take a post for this process to send; False when it is done or another process
         is sending it."""
         return await self._outbox.claim(item)
+
+    async def post_failed(self, item: OutboxItem) -> None:
+        """The post did not go out this time: any process may try it again at once."""
+        await self._outbox.release(item)
 
     async def post_sent(self, item: OutboxItem, message_id: int | None) -> None:
         """Discord took the post as ``message_id`` (None: it never will): not sent again."""

@@ -16,9 +16,10 @@ from bot.model.clock import Clock
 from bot.model.outbox import Intent, OutboxItem
 from bot.storage.base import Storage
 
-#: Seconds a process holds a post it is sending: longer than any send with its retries
-#: (discord.py's and ours), so two processes never send one post at the same time.
-LEASE_SECONDS = 120.0
+#: Seconds a process holds a post it is sending: longer than a send takes, so two processes
+#: rarely send one post at the same time (and if they do, Discord's nonce check makes one
+#: message of both); short, because a killed process's lease keeps its successor waiting.
+LEASE_SECONDS = 20.0
 
 
 class Outbox:
@@ -30,6 +31,7 @@ class Outbox:
         #: This process, as the lease owner (a restarted process is another owner: it waits
         #: for the lease of its killed predecessor to run out, or finds the post done).
         self.owner = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.lease_seconds = LEASE_SECONDS
 
     async def add(self, intents: Sequence[Intent]) -> None:
         """Store posts owed that no table change carries (one per key, ever)."""
@@ -42,7 +44,11 @@ class Outbox:
     async def claim(self, item: OutboxItem) -> bool:
         """Take ``item`` for this process; False when it is done or another process has it."""
         now = self._clock.now()
-        return await self._storage.claim_post(item.id, self.owner, now, now + LEASE_SECONDS)
+        return await self._storage.claim_post(item.id, self.owner, now, now + self.lease_seconds)
+
+    async def release(self, item: OutboxItem) -> None:
+        """``item`` did not go out this time: any process may try it at once."""
+        await self._storage.release_post(item.id, self.owner)
 
     async def done(self, item: OutboxItem, message_id: int | None) -> None:
         """Discord took ``item`` as ``message_id`` (None: it never will): not sent again."""

@@ -194,6 +194,10 @@ class Storage(Protocol):
         """Mark a post done: Discord took it as ``message_id`` (None: it never will)."""
         ...
 
+    async def release_post(self, item_id: int, owner: str) -> None:
+        """Give up ``owner``'s lease of a post that did not go out (any process may try)."""
+        ...
+
     async def claim_reminder(self, table_id: int, version: int) -> bool:
         """Set the table's ``reminded`` if it is at ``version`` and not reminded yet (no
         version change); False when another process reminded it first or it moved on."""

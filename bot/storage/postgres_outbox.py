@@ -14,6 +14,7 @@ from bot.storage.rows import (
     CLAIM_REMINDER,
     DONE_OUTBOX,
     INSERT_OUTBOX,
+    RELEASE_OUTBOX,
     SELECT_OUTBOX,
     intent_values,
     numbered,
@@ -49,6 +50,10 @@ class PostgresOutboxMixin:
     async def post_done(self, item_id: int, message_id: int | None) -> None:
         """Mark a post done: Discord took it as ``message_id`` (None: it never will)."""
         await self.pool.execute(numbered(DONE_OUTBOX), message_id, item_id)
+
+    async def release_post(self, item_id: int, owner: str) -> None:
+        """Give up ``owner``'s lease of a post that did not go out (any process may try)."""
+        await self.pool.execute(numbered(RELEASE_OUTBOX), item_id, owner)
 
     async def claim_reminder(self, table_id: int, version: int) -> bool:
         """Note that the turn of ``version`` was reminded; False if it was already (by

@@ -187,6 +187,7 @@ CLAIM_OUTBOX = (
     "UPDATE outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 "
     "WHERE id = ? AND done = 0 AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)"
 )
+RELEASE_OUTBOX = "UPDATE outbox SET lease_owner = NULL WHERE id = ? AND lease_owner = ?"
 DONE_OUTBOX = "UPDATE outbox SET done = 1, message_id = ?, lease_owner = NULL WHERE id = ?"
 
 
