@@ -99,6 +99,11 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
+#: Seconds a closing bot waits for the boards of moves it answered (the retry tick of the next
+#: start posts whatever did not go out).
+DETACH_WAIT = 10.0
+
+
 class FrontDesk:
     """The bridge between Discord and :class:`bot.service.TableService`."""
 
@@ -124,6 +129,7 @@ class FrontDesk:
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._deliveries: set[asyncio.Task[None]] = set()  # see deliver_soon
         #: The hands players keep open, edited whenever something changes for them.
         self.hands = OpenHands(lambda: self.service.clock.now())
         #: The move lists ``/move`` offered lately (its autocomplete).
@@ -178,7 +184,10 @@ class FrontDesk:
         task.add_done_callback(self._tasks.discard)
 
     async def detach(self) -> None:
-        """Called when the bot closes: stop the retry ticks and the pending results posts."""
+        """Called when the bot closes: let the boards of answered moves go out (briefly),
+        then stop the retry ticks and the pending results posts."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.deliveries_done(), DETACH_WAIT)
         for pending in list(self._tasks):
             pending.cancel()
         task, self._retry_task = self._retry_task, None
@@ -269,6 +278,28 @@ class FrontDesk:
             )
         if refresh:
             await self.refresh_hands(effects)
+
+    def deliver_soon(self, effects: Effects, *, skip: int | None = None) -> None:
+        """Deliver ``effects`` (then refresh the open hands but ``skip``'s) in a task of its
+        own: the person who acted is answered as soon as the move is stored, not after the
+        board was drawn and posted. The publisher's per-table lock (first come, first
+        served) keeps one table's deliveries in order."""
+        task = asyncio.create_task(self._deliver_then_refresh(effects, skip))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    async def deliveries_done(self) -> None:
+        """Wait until every delivery :meth:`deliver_soon` started has ended (tests look at
+        the thread after it; the bot closes after it)."""
+        while self._deliveries:
+            await asyncio.gather(*list(self._deliveries), return_exceptions=True)
+
+    async def _deliver_then_refresh(self, effects: Effects, skip: int | None) -> None:
+        try:
+            await self.deliver(effects, refresh=False)
+            await self.refresh_hands(effects, skip=skip)
+        except Exception:
+            log.exception("delivering effects of table %s failed", effects.table.id)
 
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
         """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""

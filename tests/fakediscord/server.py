@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +109,10 @@ class FakeDiscord:
         self.response_window = INTERACTION_RESPONSE_WINDOW
         self.token_lifetime = WEBHOOK_TOKEN_LIFETIME
         self.nonce_window = NONCE_WINDOW
+        #: What an action also waits for once its answer settled: a bot that answers first
+        #: and posts its boards after registers "its posts for this click are out" here (the
+        #: user looks at the thread a moment later, when they are there).
+        self.after_settle: list[Callable[[], Awaitable[None]]] = []
         #: (author id, nonce) -> (when, message id) of creates that enforced their nonce.
         self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
