@@ -14,6 +14,7 @@ import importlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -113,7 +114,7 @@ def run_play(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     playing: dict[str, int] = {}
     try:
-        return asyncio.run(_play(args, console, input, playing))
+        return asyncio.run(_play(args, console, _interruptible(input), playing))
     except KeyboardInterrupt:
         locale = terminal_locale(args)
         console.print()
@@ -122,6 +123,24 @@ def run_play(args: argparse.Namespace) -> int:
         else:
             console.print(escape(t("console.stopped", locale)))
         return 130
+
+
+def _interruptible(ask: Callable[[str], str]) -> Callable[[str], str]:
+    """``ask`` with Ctrl-C raising KeyboardInterrupt at once, even while it waits for a line.
+
+    ``asyncio.run`` turns the first Ctrl-C into a cancellation of the main task, which a
+    blocking ``input()`` only notices once a line is typed (and then that line is lost); while
+    the prompt waits, Python's own handler is put back.
+    """
+
+    def interruptible(prompt: str) -> str:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            return ask(prompt)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    return interruptible
 
 
 def parse_option_values(pairs: Sequence[str], specs: Sequence[Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from discord import app_commands
 from bot.discord_ui import race_prompts, tile_prompts
 from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
-from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.custom_ids import BadCustomId, ControlId
 from bot.discord_ui.hints import hint_text
 from bot.discord_ui.open_hands import MoveLists, OpenHands
 from bot.discord_ui.outbox import OutboxSender
@@ -99,6 +99,8 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
+#: Discord's error code for a second acknowledgement of one interaction.
+INTERACTION_ACKNOWLEDGED = 40060
 #: Seconds a closing bot waits for the boards of moves it answered (the retry tick of the next
 #: start posts whatever did not go out).
 DETACH_WAIT = 10.0
@@ -609,10 +611,18 @@ class FrontDesk:
         # Acknowledge first: storage and rendering can take longer than Discord's 3 s. Clicks
         # on public messages get an *ephemeral* deferral so every answer to them is private;
         # clicks in a private prompt update that prompt in place.
-        if public:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
+        try:
+            if public:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException as error:
+            if error.code != INTERACTION_ACKNOWLEDGED:
+                raise
+            # Two processes got the click (they overlap during a rolling restart): the other
+            # one answers it. Expected, so one line, no traceback.
+            log.info("click %s was acknowledged by another process", interaction.id)
+            return
         try:
             if control.action not in self.after.TABLELESS_ACTIONS:
                 await self._of_this_server(interaction, control.table)
@@ -644,6 +654,12 @@ class FrontDesk:
             clicked = interaction.message.id if interaction.message is not None else None
             text = await self.newest_board_text(control.table, locale_of(interaction), clicked)
             await answer_click(interaction, text, public=public)
+        except BadCustomId:
+            # A crafted custom_id (its arguments are read only now): bad input, not a bug.
+            log.info("refused the malformed control %s", control)
+            await answer_click(
+                interaction, t("error.invalid_control", locale_of(interaction)), public=public
+            )
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
             log.exception("control %s failed", control)
