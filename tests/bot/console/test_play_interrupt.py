@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
@@ -27,15 +28,21 @@ def test_ctrl_c_at_the_move_prompt_stops_at_once_and_says_how_to_resume(tmp_path
         env=env,
         cwd=tmp_path,
     )
+    output = b""
     try:
-        # Wait for the prompt: the process then blocks reading a line nobody types.
+        # Wait for the move prompt: the process then blocks reading a line nobody types.
+        assert process.stdout is not None
+        os.set_blocking(process.stdout.fileno(), False)
         deadline = time.monotonic() + 60
-        while not db.exists() or process.poll() is not None:
-            assert time.monotonic() < deadline and process.poll() is None
-            time.sleep(0.1)
-        time.sleep(8)  # the game is set up and the first prompt is waiting
+        while b"Your move" not in output:
+            assert process.poll() is None, output.decode(errors="replace")
+            assert time.monotonic() < deadline, output.decode(errors="replace")
+            select.select([process.stdout], [], [], 0.2)
+            output += process.stdout.read() or b""
+        os.set_blocking(process.stdout.fileno(), True)
         process.send_signal(signal.SIGINT)
-        output, _ = process.communicate(timeout=10)  # at once: no line was typed
+        rest, _ = process.communicate(timeout=10)  # at once: no line was typed
+        output += rest or b""
     finally:
         if process.poll() is None:
             process.kill()
