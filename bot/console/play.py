@@ -122,7 +122,11 @@ def run_play(args: argparse.Namespace) -> int:
             _saved_message(console, playing["table"], locale, args.db)
         else:
             console.print(escape(t("console.stopped", locale)))
-        return 130
+        # Stop now: an interrupted game leaves worker threads (the storage's, a bot's search)
+        # that the interpreter would wait for; every move is committed already.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
 
 
 def _interruptible(ask: Callable[[str], str]) -> Callable[[str], str]:
