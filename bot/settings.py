@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     render_worker_nice: int = Field(default=5, ge=0, le=19, alias="RENDER_WORKER_NICE")
     # How often a board that could not be posted (Discord down, a crash) is tried again.
     board_retry_seconds: float = Field(default=15.0, gt=0, alias="BOARD_RETRY_SECONDS")
+    # How long a process holds a post of the outbox it is sending (a killed process's
+    # successor waits that long before sending it; see bot.service.outbox).
+    outbox_lease_seconds: float = Field(default=20.0, gt=0, alias="OUTBOX_LEASE_SECONDS")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")

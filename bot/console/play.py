@@ -15,6 +15,7 @@ import importlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -119,7 +120,7 @@ def run_play(args: argparse.Namespace) -> int:
     console = Console(highlight=False)
     playing: dict[str, int] = {}
     try:
-        return asyncio.run(_play(args, console, input, playing))
+        return asyncio.run(_play(args, console, _interruptible(input), playing))
     except KeyboardInterrupt:
         locale = terminal_locale(args)
         console.print()
@@ -127,7 +128,29 @@ def run_play(args: argparse.Namespace) -> int:
             _saved_message(console, playing["table"], locale, args.db)
         else:
             console.print(escape(t("console.stopped", locale)))
-        return 130
+        # Stop now: an interrupted game leaves worker threads (the storage's, a bot's search)
+        # that the interpreter would wait for; every move is committed already.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+
+
+def _interruptible(ask: Callable[[str], str]) -> Callable[[str], str]:
+    """``ask`` with Ctrl-C raising KeyboardInterrupt at once, even while it waits for a line.
+
+    ``asyncio.run`` turns the first Ctrl-C into a cancellation of the main task, which a
+    blocking ``input()`` only notices once a line is typed (and then that line is lost); while
+    the prompt waits, Python's own handler is put back.
+    """
+
+    def interruptible(prompt: str) -> str:
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            return ask(prompt)
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    return interruptible
 
 
 def parse_option_values(pairs: Sequence[str], specs: Sequence[Any]) -> dict[str, Any]:

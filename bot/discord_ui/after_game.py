@@ -22,7 +22,8 @@ from bot.after_game.records import dumps
 from bot.after_game.standings import user_player
 from bot.discord_ui.components import button, make_view
 from bot.discord_ui.custom_ids import ControlId, control_id
-from bot.discord_ui.publisher import Publisher, send_with_retry
+from bot.discord_ui.outbox import Builder, OutboxSender
+from bot.discord_ui.publisher import Publisher
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replay_viewer import ReplayViewer
 from bot.discord_ui.replies import answer_click, reply_private
@@ -38,6 +39,7 @@ from bot.discord_ui.season_commands import board_lines, champion_lines
 from bot.discord_ui.texts import display_name, seat_names
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import Effects
+from bot.model.outbox import INVITE, NOTICE, RESULTS, Intent, OutboxItem
 from bot.model.table import TableError, TableRecord, reserved_seats
 from i18n import t
 
@@ -99,37 +101,37 @@ class AfterGame:
         self.replays = replays
         self._open_lobby = open_lobby
         self._deliver = deliver
-        self._posting: set[int] = set()  # tables whose results post is on its way
+        #: Sends the outbox (the desk sets it; None: posts wait for a desk that has one).
+        self.outbox: OutboxSender | None = None
 
     # --- the results post ------------------------------------------------------------------
 
     async def post_results(self, table: TableRecord) -> None:
-        """Post the results of a table that just finished: the standings and image in its
-        thread, a short line in its channel. Never raises: the game is stored anyway, and a
-        post that did not reach Discord is tried again at the next start."""
-        if table.id in self._posting:
-            return
-        self._posting.add(table.id)
-        try:
-            await self._post_results(table)
-            await self.service.results_posted(table.id)
-        except Exception:
-            log.exception("could not post the results of table %s", table.id)
-        finally:
-            self._posting.discard(table.id)
+        """A table just finished: send the posts its result owes (the standings and image in
+        its thread, a short line in its channel; see :mod:`bot.discord_ui.outbox`). Never
+        raises: what Discord did not take goes out at the next flush."""
+        if self.outbox is not None:
+            await self.outbox.flush()
 
     async def post_pending(self) -> int:
-        """Post the results that an earlier process could not (this process's guilds)."""
-        posted = 0
-        for table in await self.service.results_to_post():
-            await self.post_results(table)
-            posted += 1
-        return posted
+        """Send the posts that an earlier process could not (this process's guilds)."""
+        return 0 if self.outbox is None else await self.outbox.flush()
 
-    async def _post_results(self, table: TableRecord) -> None:
+    def builders(self) -> dict[str, Builder]:
+        """The outbox's builders of this module's posts, by kind."""
+        # Looked up at each post, not now: tests replace a builder on the class.
+        return {
+            RESULTS: lambda item: self._results_message(item),
+            NOTICE: lambda item: self._notice_message(item),
+            INVITE: lambda item: self._invite_message(item),
+        }
+
+    async def _results_message(self, item: OutboxItem) -> tuple[int, dict[str, Any]] | None:
+        """The results post of a finished table: its thread and the message."""
+        table = await self.service.get(item.table_id)
         result = await self.service.result(table.id)
         if result is None or table.thread_id is None:
-            return
+            return None
         publisher = self.publisher
         locale = publisher.locale(table)
         kwargs: dict[str, Any] = {
@@ -166,13 +168,35 @@ class AfterGame:
                 button(t("rematch.replay_button", locale), control_id(table.id, 0, "replay")),
             ]
         )
-        thread = await publisher.channel(table.thread_id)
-        await send_with_retry(thread, kwargs)
-        channel = await publisher.channel(table.channel_id)
-        line = channel_line(result, table.thread_id, locale)
-        await send_with_retry(
-            channel, {"content": line, "allowed_mentions": discord.AllowedMentions.none()}
+        return table.thread_id, kwargs
+
+    async def _notice_message(self, item: OutboxItem) -> tuple[int, dict[str, Any]] | None:
+        """The line in a finished table's channel that points at its results."""
+        table = await self.service.get(item.table_id)
+        result = await self.service.result(table.id)
+        if result is None or table.thread_id is None:
+            return None
+        line = channel_line(result, table.thread_id, self.publisher.locale(table))
+        return table.channel_id, {
+            "content": line,
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+
+    async def _invite_message(self, item: OutboxItem) -> tuple[int, dict[str, Any]] | None:
+        """The rematch invitation in the new table's thread: a ping for each kept seat."""
+        table = await self.service.get(item.table_id)
+        kept = [int(u) for u in item.payload.get("users", [])]
+        if table.thread_id is None or not kept:
+            return None
+        mentions = ", ".join(f"<@{u}>" for u in kept)
+        invite = t(
+            "rematch.invite",
+            self.publisher.locale(table),
+            mentions=mentions,
+            table=int(item.payload["old"]),
         )
+        users = discord.AllowedMentions(users=[discord.Object(u) for u in kept])
+        return table.thread_id, {"content": invite, "allowed_mentions": users}
 
     # --- commands ----------------------------------------------------------------------------
 
@@ -249,11 +273,20 @@ class AfterGame:
                 return
             kept = sorted(set(reserved_seats(table).values()))
             if kept:
-                # The players whose seats are kept hear of it (a ping in the new thread).
-                mentions = ", ".join(f"<@{u}>" for u in kept)
-                invite = t("rematch.invite", public, mentions=mentions, table=table_id)
-                users = discord.AllowedMentions(users=[discord.Object(u) for u in kept])
-                await send_with_retry(thread, {"content": invite, "allowed_mentions": users})
+                # The players whose seats are kept hear of it (a ping in the new thread), once.
+                await self.service.owe_posts(
+                    [
+                        Intent(
+                            table.id,
+                            table.guild_id,
+                            INVITE,
+                            f"invite:{table.id}",
+                            {"users": kept, "old": table_id},
+                        )
+                    ]
+                )
+                if self.outbox is not None:
+                    await self.outbox.flush()
             await reply_private(
                 interaction,
                 t("rematch.opened", locale, table=table.id, thread=thread.mention),

@@ -152,6 +152,7 @@ async def _serve(
         ) as desk,
     ):
         desk.retry_interval = settings.board_retry_seconds
+        desk.service.outbox_lease_seconds = settings.outbox_lease_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         # A sharded process arms the clocks and posts the results of its own guilds only.
         owns = getattr(bot, "owns_guild", None)

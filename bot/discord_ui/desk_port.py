@@ -60,6 +60,12 @@ class PlayDesk(Protocol):
         """Send the public part of ``effects``; then refresh the open hands unless told not."""
         ...
 
+    def deliver_soon(self, effects: Effects, *, skip: int | None = None) -> None:
+        """Send the public part of ``effects`` and refresh the open hands (except ``skip``'s)
+        in the background, after the table's earlier deliveries: the clicker's answer does
+        not wait for the boards."""
+        ...
+
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
         """Edit the open hands ``effects`` concern, except ``skip``'s."""
         ...

@@ -25,9 +25,10 @@ from discord import app_commands
 from bot.discord_ui import race_prompts, tile_prompts
 from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
-from bot.discord_ui.custom_ids import ControlId
+from bot.discord_ui.custom_ids import BadCustomId, ControlId
 from bot.discord_ui.hints import hint_text
 from bot.discord_ui.open_hands import MoveLists, OpenHands
+from bot.discord_ui.outbox import OutboxSender
 from bot.discord_ui.prompts import InvalidChoice, OutOfDate
 from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_view
 from bot.discord_ui.rendering import Renderer
@@ -100,6 +101,13 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
+#: Discord's error code for a second acknowledgement of one interaction.
+INTERACTION_ACKNOWLEDGED = 40060
+#: Seconds a closing bot waits for the boards of moves it answered (the retry tick of the next
+#: start posts whatever did not go out).
+DETACH_WAIT = 10.0
+
+
 class FrontDesk:
     """The bridge between Discord and :class:`bot.service.TableService`."""
 
@@ -114,6 +122,10 @@ class FrontDesk:
         self.after = AfterGame(
             service, self.publisher, self.renderer, self.replays, self.open_lobby, self.deliver
         )
+        #: Sends the posts owed about tables (results, notices, invitations) exactly once.
+        self.outbox = OutboxSender(service, self.publisher)
+        self.outbox.builders.update(self.after.builders())
+        self.after.outbox = self.outbox
         self.service = service
         self.publisher.on_finished = self.after.post_results
         self.bot: commands.Bot | None = None
@@ -121,6 +133,7 @@ class FrontDesk:
         self.seeds: list[int] | None = None
         self._games: dict[int, str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._deliveries: set[asyncio.Task[None]] = set()  # see deliver_soon
         #: The hands players keep open, edited whenever something changes for them.
         self.hands = OpenHands(lambda: self.service.clock.now())
         # The thread pings no one whose open hand follows the game and who just acted on it.
@@ -147,6 +160,7 @@ class FrontDesk:
         self._service = service
         self.publisher.service = service
         self.after.service = service
+        self.outbox.service = service
         self.replays.service = service
 
     def _hand_since(self, table_id: int, user_id: int) -> float | None:
@@ -182,7 +196,10 @@ class FrontDesk:
         task.add_done_callback(self._tasks.discard)
 
     async def detach(self) -> None:
-        """Called when the bot closes: stop the retry ticks and the pending results posts."""
+        """Called when the bot closes: let the boards of answered moves go out (briefly),
+        then stop the retry ticks and the pending results posts."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.deliveries_done(), DETACH_WAIT)
         for pending in list(self._tasks):
             pending.cancel()
         task, self._retry_task = self._retry_task, None
@@ -200,6 +217,7 @@ class FrontDesk:
         while True:
             try:
                 await self.redeliver()
+                await self.outbox.flush()  # posts a failure or a crash left unsent
             except Exception:  # a bug must not end the ticks for good
                 log.exception("the retry tick failed")
             await asyncio.sleep(self.retry_interval)
@@ -272,6 +290,28 @@ class FrontDesk:
             )
         if refresh:
             await self.refresh_hands(effects)
+
+    def deliver_soon(self, effects: Effects, *, skip: int | None = None) -> None:
+        """Deliver ``effects`` (then refresh the open hands but ``skip``'s) in a task of its
+        own: the person who acted is answered as soon as the move is stored, not after the
+        board was drawn and posted. The publisher's per-table lock (first come, first
+        served) keeps one table's deliveries in order."""
+        task = asyncio.create_task(self._deliver_then_refresh(effects, skip))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    async def deliveries_done(self) -> None:
+        """Wait until every delivery :meth:`deliver_soon` started has ended (tests look at
+        the thread after it; the bot closes after it)."""
+        while self._deliveries:
+            await asyncio.gather(*list(self._deliveries), return_exceptions=True)
+
+    async def _deliver_then_refresh(self, effects: Effects, skip: int | None) -> None:
+        try:
+            await self.deliver(effects, refresh=False)
+            await self.refresh_hands(effects, skip=skip)
+        except Exception:
+            log.exception("delivering effects of table %s failed", effects.table.id)
 
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
         """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""
@@ -584,10 +624,18 @@ class FrontDesk:
         # Acknowledge first: storage and rendering can take longer than Discord's 3 s. Clicks
         # on public messages get an *ephemeral* deferral so every answer to them is private;
         # clicks in a private prompt update that prompt in place.
-        if public:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
+        try:
+            if public:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+        except discord.HTTPException as error:
+            if error.code != INTERACTION_ACKNOWLEDGED:
+                raise
+            # Two processes got the click (they overlap during a rolling restart): the other
+            # one answers it. Expected, so one line, no traceback.
+            log.info("click %s was acknowledged by another process", interaction.id)
+            return
         try:
             if control.action not in self.after.TABLELESS_ACTIONS:
                 await self._of_this_server(interaction, control.table)
@@ -619,6 +667,12 @@ class FrontDesk:
             clicked = interaction.message.id if interaction.message is not None else None
             text = await self.newest_board_text(control.table, locale_of(interaction), clicked)
             await answer_click(interaction, text, public=public)
+        except BadCustomId:
+            # A crafted custom_id (its arguments are read only now): bad input, not a bug.
+            log.info("refused the malformed control %s", control)
+            await answer_click(
+                interaction, t("error.invalid_control", locale_of(interaction)), public=public
+            )
         except Exception:
             # A bug must still end in an answer, not in an eternal "thinking…".
             log.exception("control %s failed", control)

@@ -101,9 +101,11 @@ class ReplayViewer:
         self, interaction: discord.Interaction, table_id: int, position: int
     ) -> tuple[str, dict[str, Any]]:
         locale = locale_of(interaction)
-        record, first, steps = await self.service.public_history(table_id)
-        if record.guild_id != interaction.guild_id:
+        # Another server's table does not exist here, finished or not: asked before anything
+        # that could tell it apart from a missing one.
+        if (await self.service.get(table_id)).guild_id != interaction.guild_id:
             raise TableNotFound(table=table_id)
+        record, first, steps = await self.service.public_history(table_id)
         last = len(steps)
         position = max(0, min(position, last))
         step = steps[position - 1] if position else None

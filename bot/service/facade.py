@@ -32,7 +32,7 @@ committed and delivered to the listener on its own.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
 from bot.after_game.game_result import GameResult
@@ -43,12 +43,14 @@ from bot.bots.choosers import BotChooser, engine_chooser
 from bot.model.clock import Clock, SystemClock
 from bot.model.effects import Effects, Listener, PrivateInfo
 from bot.model.history import HistoryEntry
-from bot.model.table import DEFAULT_BOT_LEVEL, TableRecord, check_table_id
+from bot.model.outbox import Intent, OutboxItem
+from bot.model.table import DEFAULT_BOT_LEVEL, TableRecord
 from bot.service.announce import Announcer
 from bot.service.bot_turns import BotTurns
 from bot.service.games import GameLoader, Games, default_loader
 from bot.service.hints import Hints, TableHint
 from bot.service.lobby import Lobby
+from bot.service.outbox import Outbox
 from bot.service.play import Play
 from bot.service.rematch import Rematch
 from bot.service.results import Results
@@ -126,6 +128,7 @@ class TableService:
         self._schedule = schedule = Schedule()
         self._results = results = Results(storage, games)
         tournament_hook = LaterHook()
+        self._outbox = Outbox(storage, self.clock)
         # After each commit: the result of a finished game first, then the clock.
         self._store = store = TableStore(
             storage,
@@ -395,14 +398,38 @@ class TableService:
         """Store the results of this process's finished tables that have none."""
         return await self._results.recover(self.owns_guild)
 
-    async def results_to_post(self) -> list[TableRecord]:
-        """This process's finished tables whose results post has not reached their thread
-        yet, oldest first (a crash or a refused post left them)."""
-        return await self._results.unposted(self.owns_guild)
+    # --- the outbox (bot.model.outbox) ------------------------------------------------------
 
-    async def results_posted(self, table_id: int) -> None:
-        """Note that the table's results post reached its thread (it is not posted again)."""
-        await self._results.mark_posted(check_table_id(table_id))
+    @property
+    def outbox_lease_seconds(self) -> float:
+        """How long this process holds a post it is sending (settings may change it)."""
+        return self._outbox.lease_seconds
+
+    @outbox_lease_seconds.setter
+    def outbox_lease_seconds(self, seconds: float) -> None:
+        self._outbox.lease_seconds = seconds
+
+    async def posts_to_send(self) -> list[OutboxItem]:
+        """The posts owed about this process's tables (results, notices, invitations) that
+        Discord has not taken yet, oldest first."""
+        return await self._outbox.pending(self.owns_guild)
+
+    async def owe_posts(self, intents: Sequence[Intent]) -> None:
+        """Store posts owed that no table change carries (one per key, ever)."""
+        await self._outbox.add(intents)
+
+    async def claim_post(self, item: OutboxItem) -> bool:
+        """Take a post for this process to send; False when it is done or another process
+        is sending it."""
+        return await self._outbox.claim(item)
+
+    async def post_failed(self, item: OutboxItem) -> None:
+        """The post did not go out this time: any process may try it again at once."""
+        await self._outbox.release(item)
+
+    async def post_sent(self, item: OutboxItem, message_id: int | None) -> None:
+        """Discord took the post as ``message_id`` (None: it never will): not sent again."""
+        await self._outbox.done(item, message_id)
 
     async def rebuild_ratings(
         self, guild_id: int | None = None

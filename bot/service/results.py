@@ -22,6 +22,7 @@ from bot.after_game.ratings import Rating, rate_result, rebuild
 from bot.after_game.records import make_record
 from bot.after_game.replay import PublicStep, public_steps
 from bot.after_game.standings import HistoryPage, Leaderboard, PlayerStats, user_player
+from bot.model.outbox import NOTICE, RESULTS, Intent
 from bot.model.table import LogEntry, Phase, TableNotFound, TableRecord, WrongPhase
 from bot.service.games import Games
 from bot.storage.base import Storage
@@ -52,7 +53,15 @@ class Results:
 
         # Replaying a long game takes a few dozen milliseconds: not on the event loop.
         result = await asyncio.to_thread(build)
-        stored = await self._storage.save_result(result, functools.partial(rate_result, result))
+        # The results post and the channel's notice are owed from the moment the result is
+        # stored, in the same transaction (the outbox): a crash cannot lose nor double them.
+        intents = (
+            Intent(record.id, record.guild_id, RESULTS, f"results:{record.id}"),
+            Intent(record.id, record.guild_id, NOTICE, f"notice:{record.id}"),
+        )
+        stored = await self._storage.save_result(
+            result, functools.partial(rate_result, result), intents
+        )
         return result if stored else await self._storage.load_result(record.id)
 
     async def committed(self, record: TableRecord, entries: Sequence[LogEntry]) -> None:
@@ -125,20 +134,6 @@ class Results:
             if record is not None and owns_guild(record.guild_id):
                 await self._finished(record)
         return len(missing)
-
-    async def unposted(self, owns_guild: Callable[[int], bool]) -> list[TableRecord]:
-        """Finished tables of the guilds ``owns_guild`` accepts whose results post has not
-        reached their thread yet, oldest first."""
-        found: list[TableRecord] = []
-        for table_id in await self._storage.unposted_results():
-            record = await self._storage.load_table(table_id)
-            if record is not None and owns_guild(record.guild_id):
-                found.append(record)
-        return found
-
-    async def mark_posted(self, table_id: int) -> None:
-        """Note that the table's results post reached its thread."""
-        await self._storage.mark_posted(table_id)
 
     async def rebuild_ratings(
         self, guild_id: int | None = None

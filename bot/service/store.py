@@ -194,6 +194,17 @@ class TableStore:
         self.stage(live, record, entries, state)
         await self._flush(live)
 
+    async def claim_reminder(self, live: LiveTable) -> TableRecord:
+        """Mark the current turn of ``live`` reminded, once across processes (no version
+        change, so the board's buttons stay current); :class:`Conflict` (and the copy in
+        memory dropped) when another process reminded it first or moved the table on."""
+        record = live.record
+        if not await self._storage.claim_reminder(record.id, record.version):
+            self._live.pop(record.id, None)
+            raise Conflict()
+        live.record = record.with_changes(reminded=True)
+        return live.record
+
     async def set_thread(self, table_id: int, thread_id: int | None) -> TableRecord:
         """Remember the thread a front end opened for the table (no version change)."""
         async with self.reading(table_id) as live:

@@ -161,11 +161,15 @@ class TurnClock:
             humans = {s.index: s for s in record.seats if s.is_human}
             owing = sorted(set(module.seats_to_act(live.state)) & set(humans))
             if now < record.deadline:
-                if record.reminded:
+                if record.reminded or now < record.deadline - record.turn_time / 2:
+                    # Reminded already, or not half-time yet (another process restarted this
+                    # turn's clock since this one was armed): wait for what is due.
                     self._schedule.arm(record)
                     return None
-                new = record.with_changes(reminded=True)
-                await self._store.write(live, new, [], live.state)
+                # Two processes may both get here (a rolling restart): the one whose claim
+                # storage takes reminds; the other gets Conflict and re-arms.
+                new = await self._store.claim_reminder(live)
+                self._schedule.arm(new)
                 left = int(record.deadline - now)
                 effects = Effects(live.record)
                 effects.public.append(

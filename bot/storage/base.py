@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.model.outbox import Intent, OutboxItem
 from bot.model.table import LogEntry, TableRecord
 
 if TYPE_CHECKING:
@@ -109,10 +110,16 @@ class Storage(Protocol):
 
     # --- results and ratings (bot.storage.results_rows) -------------------------------------
 
-    async def save_result(self, result: GameResult, rate: RateFunction | None = None) -> bool:
-        """Store a finished table's result and, with ``rate``, its players' new ratings, in
-        one transaction that also orders concurrent results of the same guild and game.
-        False (and nothing changed) when the table already has a result."""
+    async def save_result(
+        self,
+        result: GameResult,
+        rate: RateFunction | None = None,
+        intents: Sequence[Intent] = (),
+    ) -> bool:
+        """Store a finished table's result and, with ``rate``, its players' new ratings, and
+        the posts it owes (``intents``, the outbox) in one transaction that also orders
+        concurrent results of the same guild and game. False (and nothing changed) when the
+        table already has a result."""
         ...
 
     async def load_result(self, table_id: int) -> GameResult | None:
@@ -207,4 +214,32 @@ class Storage(Protocol):
 
     async def list_seasons(self, guild_id: int, game: str | None = None) -> list[Season]:
         """A guild's seasons (of one game), oldest first."""
+        ...
+
+    # --- the outbox (bot.model.outbox) and the reminder claim -------------------------------
+
+    async def add_intents(self, intents: Sequence[Intent]) -> None:
+        """Store posts owed (one per key, ever: a second intent with a stored key is ignored)."""
+        ...
+
+    async def pending_posts(self) -> list[OutboxItem]:
+        """Every post not marked done, oldest first."""
+        ...
+
+    async def claim_post(self, item_id: int, owner: str, now: float, until: float) -> bool:
+        """Take a pending post for ``owner`` until the time ``until`` and count the try; False
+        when it is done or another owner's lease still runs at ``now``."""
+        ...
+
+    async def post_done(self, item_id: int, message_id: int | None) -> None:
+        """Mark a post done: Discord took it as ``message_id`` (None: it never will)."""
+        ...
+
+    async def release_post(self, item_id: int, owner: str) -> None:
+        """Give up ``owner``'s lease of a post that did not go out (any process may try)."""
+        ...
+
+    async def claim_reminder(self, table_id: int, version: int) -> bool:
+        """Set the table's ``reminded`` if it is at ``version`` and not reminded yet (no
+        version change); False when another process reminded it first or it moved on."""
         ...

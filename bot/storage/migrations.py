@@ -174,6 +174,42 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "CREATE INDEX seasons_by_guild ON seasons (guild_id, game, start_at)",
         ),
     ),
+    (
+        5,
+        (
+            # The outbox (issue 29): what the bot is to post about a table, stored in the
+            # transaction of the change that causes it, marked ``done`` only once Discord took
+            # the message. ``key`` names the post (one row per post, ever); ``payload`` is the
+            # JSON the front end needs to make it. ``attempts`` counts the tries that may have
+            # reached Discord (a re-send then first looks for the message in the channel);
+            # ``lease_owner`` / ``lease_until`` let one process at a time send a row.
+            """CREATE TABLE outbox (
+                id {pk},
+                table_id {big} NOT NULL,
+                guild_id {big} NOT NULL,
+                kind TEXT NOT NULL,
+                key TEXT NOT NULL UNIQUE,
+                payload TEXT NOT NULL,
+                created_at {real} NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                lease_owner TEXT,
+                lease_until {real},
+                done INTEGER NOT NULL DEFAULT 0,
+                message_id {big}
+            )""",
+            "CREATE INDEX outbox_pending ON outbox (done, id)",
+            # Results not posted yet when this migration runs go out through the outbox.
+            """INSERT INTO outbox (table_id, guild_id, kind, key, payload, created_at)
+                SELECT table_id, guild_id, 'results', 'results:' || table_id, '{{}}',
+                    finished_at
+                FROM results WHERE posted = 0""",
+            """INSERT INTO outbox (table_id, guild_id, kind, key, payload, created_at)
+                SELECT table_id, guild_id, 'notice', 'notice:' || table_id, '{{}}',
+                    finished_at
+                FROM results WHERE posted = 0""",
+            "UPDATE results SET posted = 1",
+        ),
+    ),
 )
 
 SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"

@@ -14,6 +14,7 @@ import asyncpg
 
 from bot.model.table import LogEntry, Phase, TableRecord
 from bot.storage import migrations
+from bot.storage.postgres_outbox import PostgresOutboxMixin
 from bot.storage.postgres_results import PostgresResultsMixin
 from bot.storage.postgres_tournaments import PostgresTournamentsMixin
 from bot.storage.rows import (
@@ -40,7 +41,7 @@ from bot.storage.rows import (
 _MIGRATION_LOCK = 0x706F6570  # "poep"
 
 
-class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin):
+class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOutboxMixin):
     """:class:`bot.storage.base.Storage` on PostgreSQL through an asyncpg pool."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:

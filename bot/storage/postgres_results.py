@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -10,8 +11,9 @@ import asyncpg
 
 from bot.after_game.game_result import GameResult
 from bot.after_game.ratings import Rating
+from bot.model.outbox import Intent
 from bot.storage import results_rows as q
-from bot.storage.rows import numbered
+from bot.storage.rows import INSERT_OUTBOX, intent_values, numbered
 
 
 def _rating_lock(guild_id: int, game: str) -> int:
@@ -27,8 +29,14 @@ class PostgresResultsMixin(q.ResultsReadsMixin):
     async def _rows(self, query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return [tuple(row.values()) for row in await self.pool.fetch(numbered(query), *params)]
 
-    async def save_result(self, result: GameResult, rate: q.RateFunction | None = None) -> bool:
-        """Store ``result`` and, with ``rate``, its players' new ratings, in one transaction.
+    async def save_result(
+        self,
+        result: GameResult,
+        rate: q.RateFunction | None = None,
+        intents: Sequence[Intent] = (),
+    ) -> bool:
+        """Store ``result`` and, with ``rate``, its players' new ratings, and the posts it
+        owes (``intents``) in one transaction.
 
         False (nothing changed) if the table already has a result.
         """
@@ -55,6 +63,11 @@ class PostgresResultsMixin(q.ResultsReadsMixin):
             await conn.executemany(
                 numbered(q.INSERT_PLAYER), q.player_rows(result, result_id, before, after)
             )
+            if intents:
+                now = time.time()
+                await conn.executemany(
+                    numbered(INSERT_OUTBOX), [intent_values(i, now) for i in intents]
+                )
         return True
 
     async def mark_posted(self, table_id: int) -> None:

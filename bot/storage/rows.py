@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.model.outbox import Intent, OutboxItem
 from bot.model.table import LogEntry, LogKind, Phase, Seat, TableRecord
 
 #: The columns of ``tables`` that a write sets, in order (``id`` excluded).
@@ -168,3 +169,54 @@ def numbered(query: str) -> str:
     """Turn ``?`` parameters into PostgreSQL's ``$1, $2, ...``."""
     counter = iter(range(1, 10_000))
     return _PARAM.sub(lambda _m: f"${next(counter)}", query)
+
+
+# --- the outbox (bot.model.outbox) -----------------------------------------------------------
+
+INSERT_OUTBOX = (
+    "INSERT INTO outbox (table_id, guild_id, kind, key, payload, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"
+)
+SELECT_OUTBOX = (
+    "SELECT id, table_id, guild_id, kind, key, payload, created_at, attempts FROM outbox "
+    "WHERE done = 0 ORDER BY id"
+)
+#: Take a pending row for ``lease_owner`` until ``lease_until`` unless another process holds
+#: it; the try is counted (a later one looks for its message first).
+CLAIM_OUTBOX = (
+    "UPDATE outbox SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 "
+    "WHERE id = ? AND done = 0 AND (lease_owner IS NULL OR lease_owner = ? OR lease_until < ?)"
+)
+RELEASE_OUTBOX = "UPDATE outbox SET lease_owner = NULL WHERE id = ? AND lease_owner = ?"
+DONE_OUTBOX = "UPDATE outbox SET done = 1, message_id = ?, lease_owner = NULL WHERE id = ?"
+
+
+def intent_values(intent: Intent, now: float) -> list[Any]:
+    """The INSERT_OUTBOX parameters of an intent."""
+    return [
+        intent.table_id,
+        intent.guild_id,
+        intent.kind,
+        intent.key,
+        json.dumps(intent.payload, separators=(",", ":")),
+        now,
+    ]
+
+
+def outbox_from_row(row: Sequence[Any]) -> OutboxItem:
+    """A pending outbox row (SELECT_OUTBOX) as an item."""
+    return OutboxItem(
+        int(row[0]),
+        int(row[1]),
+        int(row[2]),
+        str(row[3]),
+        str(row[4]),
+        json.loads(row[5]),
+        float(row[6]),
+        int(row[7]),
+    )
+
+
+#: The half-time reminder of one turn, taken once: by the one process whose update finds it
+#: not yet taken (two processes overlapping on a shard both try).
+CLAIM_REMINDER = "UPDATE tables SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0"

@@ -30,11 +30,12 @@ from bot.storage.rows import (
     table_values,
     update_values,
 )
+from bot.storage.sqlite_outbox import SqliteOutboxMixin
 from bot.storage.sqlite_results import SqliteResultsMixin
 from bot.storage.sqlite_tournaments import SqliteTournamentsMixin
 
 
-class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin):
+class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin, SqliteOutboxMixin):
     """:class:`bot.storage.base.Storage` on an SQLite file (or ``:memory:``).
 
     One connection serves the whole process; aiosqlite runs it on its own thread, so the event

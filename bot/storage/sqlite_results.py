@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,7 +12,9 @@ import aiosqlite
 
 from bot.after_game.game_result import GameResult
 from bot.after_game.ratings import Rating
+from bot.model.outbox import Intent
 from bot.storage import results_rows as q
+from bot.storage.rows import INSERT_OUTBOX, intent_values
 
 
 class SqliteResultsMixin(q.ResultsReadsMixin):
@@ -28,15 +31,23 @@ class SqliteResultsMixin(q.ResultsReadsMixin):
         async with self._lock, self.db.execute(query, list(params)) as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
 
-    async def save_result(self, result: GameResult, rate: q.RateFunction | None = None) -> bool:
-        """Store ``result`` and, with ``rate``, its players' new ratings, in one transaction.
+    async def save_result(
+        self,
+        result: GameResult,
+        rate: q.RateFunction | None = None,
+        intents: Sequence[Intent] = (),
+    ) -> bool:
+        """Store ``result`` and, with ``rate``, its players' new ratings, and the posts it
+        owes (``intents``) in one transaction.
 
         False (nothing changed) if the table already has a result.
         """
         async with self._lock:
-            return bool(await self.db._execute(self._save_result_now, result, rate))
+            return bool(await self.db._execute(self._save_result_now, result, rate, intents))
 
-    def _save_result_now(self, result: GameResult, rate: q.RateFunction | None) -> bool:
+    def _save_result_now(
+        self, result: GameResult, rate: q.RateFunction | None, intents: Sequence[Intent]
+    ) -> bool:
         conn: sqlite3.Connection = self.db._conn
         conn.execute("BEGIN IMMEDIATE")  # also orders the ratings of concurrent results
         try:
@@ -58,6 +69,8 @@ class SqliteResultsMixin(q.ResultsReadsMixin):
                 )
             rows = q.player_rows(result, cursor.lastrowid, before, after)
             conn.executemany(q.INSERT_PLAYER, rows)
+            now = time.time()
+            conn.executemany(INSERT_OUTBOX, [intent_values(i, now) for i in intents])
         except BaseException:
             conn.execute("ROLLBACK")
             raise

@@ -71,10 +71,24 @@ class FaultQueue:
     def __init__(self) -> None:
         self.pending: list[Fault] = []
         self.fired: list[tuple[str, str, int]] = []
+        self.stalls: list[tuple[str, str, asyncio.Event]] = []
 
     def add(self, fault: Fault, times: int = 1) -> None:
         """Queue `fault` for the next `times` matching requests."""
         self.pending += [fault] * times
+
+    def stall_answer(self, method: str, path: str, until: asyncio.Event) -> None:
+        """Let the next matching request take effect, but hold its answer until ``until`` is
+        set: the bot can be killed after Discord did what it asked and before it heard so."""
+        self.stalls.append((method, path, until))
+
+    def take_stall(self, method: str, path: str) -> asyncio.Event | None:
+        """The event holding this request's answer (:meth:`stall_answer`), if any."""
+        for i, (m, glob, until) in enumerate(self.stalls):
+            if m in ("*", method) and fnmatch.fnmatchcase(path, glob):
+                del self.stalls[i]
+                return until
+        return None
 
     def take(self, method: str, path: str) -> Fault | None:
         """Pop the first fault matching this request, if any."""

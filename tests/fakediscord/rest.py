@@ -155,6 +155,9 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
             body = {"code": 0, "message": f"FAKE DISCORD BUG on {method} {path}: {exc!r}"}
             return json_response(body, status=400)
         fake._changed()
+        stall = fake.faults.take_stall(method, path)
+        if stall is not None:
+            await stall.wait()  # done, but the answer is late (the bot may die meanwhile)
         if result is None:
             record.status = 204
             return web.Response(status=204, headers=limits)

@@ -106,9 +106,24 @@ def _check_can_send(fake: FakeDiscord, chan: Channel, uploads: list[Upload]) -> 
 @route("POST", "/channels/{channel}/messages")
 async def send_message(fake: FakeDiscord, req: Req) -> Any:
     chan = channel_or_404(fake, req)
+    body = req.payload or {}
+    nonce = body.get("nonce")
+    enforced = nonce is not None and bool(body.get("enforce_nonce"))
+    if enforced:
+        # Discord: "If true and nonce is present, it will be checked for uniqueness in the past
+        # few minutes. If another message was created by the same author with the same nonce,
+        # that message will be returned and no new message will be created."
+        earlier = fake.nonced_message(fake.bot_user, str(nonce))
+        if earlier is not None and not earlier.deleted:
+            return {**earlier.payload(), "nonce": nonce}
     _check_can_send(fake, chan, req.uploads)
-    msg = create_message_from(fake, chan, req.payload or {}, req.uploads)
-    return msg.payload()
+    msg = create_message_from(fake, chan, body, req.uploads)
+    if enforced:
+        fake.remember_nonce(fake.bot_user, str(nonce), msg)
+    data = msg.payload()
+    if nonce is not None:
+        data["nonce"] = nonce  # only the create's answer carries it, not later reads
+    return data
 
 
 @route("GET", "/channels/{channel}/messages")

@@ -164,6 +164,8 @@ class InteractionResult:
         # The bot may still be sending follow-ups: wait for a quiet period without activity.
         while (quiet := time.monotonic() - inter.last_activity) < self.fake.settle_time:  # noqa: ASYNC110
             await asyncio.sleep(self.fake.settle_time - quiet)
+        for follow_up in self.fake.after_settle:
+            await follow_up()
         return self
 
 

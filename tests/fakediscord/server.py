@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     from tests.fakediscord.scripting import ScriptedUser
 
 INTERACTION_RESPONSE_WINDOW = 3.0  # seconds to send the initial response
+#: How long Discord keeps an enforced nonce ("checked for uniqueness in the past few minutes").
+NONCE_WINDOW = 180.0
 WEBHOOK_TOKEN_LIFETIME = 15 * 60.0  # seconds a follow-up token stays valid
 
 
@@ -85,6 +87,9 @@ class FakeDiscord:
     - `settle_time`: quiet period (s) after which an interaction's answer counts as settled.
     - `response_window` (3 s) / `token_lifetime` (15 min): deadlines of the initial response and
       of follow-ups, measured on `clock` (real time plus `clock.advance`).
+    - `nonce_window` (s): how long a create with `enforce_nonce` and the same `nonce` (same
+      author) returns the first message instead of making a new one ("the past few minutes",
+      Discord says; tests shorten it to reach the bot's search of the channel instead).
     """
 
     def __init__(
@@ -105,6 +110,13 @@ class FakeDiscord:
         self.settle_time = 0.05
         self.response_window = INTERACTION_RESPONSE_WINDOW
         self.token_lifetime = WEBHOOK_TOKEN_LIFETIME
+        self.nonce_window = NONCE_WINDOW
+        #: What an action also waits for once its answer settled: a bot that answers first
+        #: and posts its boards after registers "its posts for this click are out" here (the
+        #: user looks at the thread a moment later, when they are there).
+        self.after_settle: list[Callable[[], Awaitable[None]]] = []
+        #: (author id, nonce) -> (when, message id) of creates that enforced their nonce.
+        self.nonces: dict[tuple[int, str], tuple[float, int]] = {}
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
         self.scripted: dict[int, ScriptedUser] = {}
         self.guilds: dict[int, Guild] = {}
@@ -619,6 +631,17 @@ class FakeDiscord:
             ids = {channel.id} | {t.id for t in self.threads(channel)}
             found = [n for n in found if n.channel_id in ids]
         return found
+
+    def nonced_message(self, author: User, nonce: str) -> Message | None:
+        """The message ``author`` created with ``nonce`` (enforced) within `nonce_window`."""
+        found = self.nonces.get((author.id, nonce))
+        if found is None or self.clock.now() - found[0] > self.nonce_window:
+            return None
+        return self.messages_by_id.get(found[1])
+
+    def remember_nonce(self, author: User, nonce: str, msg: Message) -> None:
+        """Note a create that enforced its nonce (see :meth:`nonced_message`)."""
+        self.nonces[(author.id, nonce)] = (self.clock.now(), msg.id)
 
     def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
         """Send MESSAGE_CREATE/UPDATE for public messages (ephemeral ones are never dispatched)."""

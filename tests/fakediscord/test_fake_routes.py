@@ -188,3 +188,21 @@ async def test_common_discord_py_calls_are_served(world: World) -> None:
     assert fake.unknown_routes == []
     assert fake.rejected == []
     assert [m.content for m in fake.messages(world.chan)] == ["hello", "reply"]
+
+
+async def test_a_create_with_an_enforced_nonce_returns_the_first_message(world: World) -> None:
+    channel = world.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("results", nonce="o1.abc")  # discord.py enforces a nonce
+    again = await channel.send("results", nonce="o1.abc")
+    other = await channel.send("results", nonce="o2.abc")
+    assert again.id == first.id
+    assert [m.content for m in world.fake.messages(world.chan)] == ["results", "results"]
+    assert other.id != first.id
+    # After "a few minutes" the nonce is forgotten and the same create makes a new message.
+    world.fake.clock.advance(world.fake.nonce_window + 1)
+    later = await channel.send("results", nonce="o1.abc")
+    assert later.id != first.id
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send("x", nonce="n" * 26)
+    assert refused.value.code == 50035

@@ -77,6 +77,11 @@ def validate_message(payload: dict[str, Any], *, n_files: int, edit: bool = Fals
     components = payload.get("components") or []
     flags = int(payload.get("flags") or 0)
     errors.max_len(("content",), content, 2000)
+    nonce = payload.get("nonce")
+    if isinstance(nonce, str):
+        errors.max_len(("nonce",), nonce, 25)
+    elif nonce is not None and not isinstance(nonce, int):
+        errors.add(("nonce",), "NONCE_TYPE_INVALID", "Nonce must be a string or an integer.")
     if n_files > 10:
         errors.add(("files",), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
     errors.max_len(("embeds",), embeds, 10)

@@ -73,6 +73,9 @@ class World:
         )
         await stack.enter_async_context(self.fake.running(bot))
         self.desk, self.bot, self._stack = desk, bot, stack
+        # The desk answers a move first and posts its boards after: a user's next look at the
+        # thread comes once those are out.
+        self.fake.after_settle = [desk.deliveries_done]
 
     async def stop_bot(self) -> None:
         """Disconnect the bot and close its storage (like a process exit)."""

@@ -97,6 +97,10 @@ async def press(
         lambda: (prompt.content, repr(prompt.components)) != before,
         what=f"(prompt unchanged after {custom_id})",
     )
+    # The answer comes first, the boards after it: the player looks at the thread once
+    # they are out.
+    for posts_out in world.fake.after_settle:
+        await posts_out()
 
 
 async def open_prompt(world: World, user: ScriptedUser, board: Message, label: str) -> Message:
@@ -386,6 +390,8 @@ async def play_tile_turn(
             return None
 
         prompt: Message = await world.wait(ready, what="(no answer to the placement)")
+        for posts_out in world.fake.after_settle:  # the boards follow the answer
+            await posts_out()
     else:
         prompt = await _private_placement(world, user, board, label, index, rot, stats)
     figures = [b for b in prompt.buttons if ":fig:" in b["custom_id"] and not b.get("disabled")]

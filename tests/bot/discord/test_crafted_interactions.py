@@ -1,6 +1,10 @@
-"""The three crafted interactions that went unanswered or were misread (issue 17, §2)."""
+"""Crafted interactions that went unanswered or were misread (issue 17, §2), or logged as errors."""
 
 from __future__ import annotations
+
+import logging
+
+import pytest
 
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import selects
@@ -53,6 +57,30 @@ async def test_a_placement_select_with_no_value_is_refused_not_read_as_a_placeme
         assert "not on offer" in private_text(result, world.alice), values
         assert not any(":fig:" in b["custom_id"] for m in result.messages for b in m.buttons)
     assert await world.desk.service.storage.load_log(table_id) == []
+
+
+async def test_a_forged_history_page_is_refused_without_an_error_in_the_log(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    forged = "t:0:v:0:hist:x:all:0"  # the member's id is no number
+    # A private /history answer of alice's, as a modified client would have it.
+    page = world.fake.new_message(
+        world.channel,
+        world.fake.bot_user,
+        content="History",
+        components=[
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x", "custom_id": forged}]}
+        ],
+        flags=64,
+        visible_to=frozenset({world.alice.id}),
+    )
+    with caplog.at_level(logging.INFO):
+        result = await world.alice.click(page, custom_id=forged)
+    assert result.interaction.acknowledged
+    assert not result.interaction.errors
+    assert "not valid" in page.content, page.content  # the page itself says so
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "refused the malformed control" in caplog.text
 
 
 class _Crafted:

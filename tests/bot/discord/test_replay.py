@@ -103,10 +103,10 @@ async def test_a_results_post_that_failed_goes_out_after_a_restart(
 ) -> None:
     from bot.discord_ui.after_game import AfterGame
 
-    async def refused(self: AfterGame, table: object) -> None:
+    async def refused(self: AfterGame, item: object) -> None:
         raise discord.HTTPException(_Response(), "Discord is down")
 
-    monkeypatch.setattr(AfterGame, "_post_results", refused)
+    monkeypatch.setattr(AfterGame, "_results_message", refused)
     world.seeds.append(7)
     table_id, lobby = await open_table(world, "carcassonne", players=2)
     await world.bob.click(lobby, label="Join")

@@ -110,7 +110,7 @@ async def test_a_table_of_another_server_is_no_table_here(world: World) -> None:
     # The commands as a global sync would give every server (the test bot syncs to one).
     world.fake.guild_commands[other.id] = world.fake.guild_commands[world.guild.id]
     boards = len(world.boards(thread))
-    for command in ("table log", "table status", "table board", "table join"):
+    for command in ("table log", "table status", "table board", "table join", "table replay"):
         answer = await stranger.slash(channel, command, table=table_id)
         text = private_text(answer, stranger)
         assert f"There is no table {table_id}." in text, (command, text)

@@ -1,0 +1,55 @@
+"""The outbox, as the front ends see it: the posts owed about tables, one owner at a time.
+
+Intents are stored by the parts whose change causes them, in that change's transaction (the
+results by :class:`bot.service.results.Results`); this part hands the pending ones of this
+process's guilds to the front end, leases each to one process while it is being sent (two
+processes overlap during a rolling restart), and marks it done once Discord took it.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Sequence
+
+from bot.model.clock import Clock
+from bot.model.outbox import Intent, OutboxItem
+from bot.storage.base import Storage
+
+#: Seconds a process holds a post it is sending: longer than a send takes, so two processes
+#: rarely send one post at the same time (and if they do, Discord's nonce check makes one
+#: message of both); short, because a killed process's lease keeps its successor waiting.
+LEASE_SECONDS = 20.0
+
+
+class Outbox:
+    """Pending posts of this process's guilds, leased one process at a time."""
+
+    def __init__(self, storage: Storage, clock: Clock) -> None:
+        self._storage = storage
+        self._clock = clock
+        #: This process, as the lease owner (a restarted process is another owner: it waits
+        #: for the lease of its killed predecessor to run out, or finds the post done).
+        self.owner = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.lease_seconds = LEASE_SECONDS
+
+    async def add(self, intents: Sequence[Intent]) -> None:
+        """Store posts owed that no table change carries (one per key, ever)."""
+        await self._storage.add_intents(intents)
+
+    async def pending(self, owns_guild: Callable[[int], bool]) -> list[OutboxItem]:
+        """The posts not done yet of the guilds ``owns_guild`` accepts, oldest first."""
+        return [i for i in await self._storage.pending_posts() if owns_guild(i.guild_id)]
+
+    async def claim(self, item: OutboxItem) -> bool:
+        """Take ``item`` for this process; False when it is done or another process has it."""
+        now = self._clock.now()
+        return await self._storage.claim_post(item.id, self.owner, now, now + self.lease_seconds)
+
+    async def release(self, item: OutboxItem) -> None:
+        """``item`` did not go out this time: any process may try it at once."""
+        await self._storage.release_post(item.id, self.owner)
+
+    async def done(self, item: OutboxItem, message_id: int | None) -> None:
+        """Discord took ``item`` as ``message_id`` (None: it never will): not sent again."""
+        await self._storage.post_done(item.id, message_id)
