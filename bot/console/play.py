@@ -114,43 +114,39 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 def run_play(args: argparse.Namespace) -> int:
     """Run ``poeppel play``; return the process exit code.
 
-    The first Ctrl-C stops at once; the game is saved with every move made, and the message
-    says the command that continues it.
+    The first Ctrl-C stops at once, whatever the program is doing (waiting at a prompt, a bot
+    thinking, a board being drawn): every move made is committed already, and the message
+    says the command that continues the game.
     """
     console = Console(highlight=False)
     playing: dict[str, int] = {}
-    try:
-        return asyncio.run(_play(args, console, _interruptible(input), playing))
-    except KeyboardInterrupt:
+
+    def stop_now() -> None:
+        # In the handler itself, not through KeyboardInterrupt: asyncio would turn that into
+        # a cancellation that a blocking input() notices only once a line is typed, and its
+        # clean-up waits for worker threads (the storage's, a bot's search).
         locale = terminal_locale(args)
         console.print()
         if "table" in playing:
             _saved_message(console, playing["table"], locale, args.db)
         else:
             console.print(escape(t("console.stopped", locale)))
-        # Stop now: an interrupted game leaves worker threads (the storage's, a bot's search)
-        # that the interpreter would wait for; every move is committed already.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(130)
 
+    async def main() -> int:
+        # Through the loop's wakeup pipe: a Ctrl-C reaches the loop whichever thread the
+        # kernel hands the signal to (the prompt waits in a thread of its own).
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop_now)
+        return await _play(args, console, input, playing)
 
-def _interruptible(ask: Callable[[str], str]) -> Callable[[str], str]:
-    """``ask`` with Ctrl-C raising KeyboardInterrupt at once, even while it waits for a line.
+    return asyncio.run(main())
 
-    ``asyncio.run`` turns the first Ctrl-C into a cancellation of the main task, which a
-    blocking ``input()`` only notices once a line is typed (and then that line is lost); while
-    the prompt waits, Python's own handler is put back.
-    """
 
-    def interruptible(prompt: str) -> str:
-        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-        try:
-            return ask(prompt)
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    return interruptible
+async def _ask(ask: Callable[[str], str], prompt: str) -> str:
+    """Wait for a line in a thread, so the event loop stays free to take a Ctrl-C."""
+    return await asyncio.to_thread(ask, prompt)
 
 
 def parse_option_values(pairs: Sequence[str], specs: Sequence[Any]) -> dict[str, Any]:
@@ -578,15 +574,17 @@ async def _loop(
             # Hot seat: the last person's hand must not stay on the screen for the next one.
             console.clear()
             try:
-                ask(
-                    t("console.hand_over", locale, who=_seat_label(table, seat.index, locale)) + " "
+                await _ask(
+                    ask,
+                    t("console.hand_over", locale, who=_seat_label(table, seat.index, locale))
+                    + " ",
                 )
             except EOFError:
                 return _saved(console, table, locale, db)
         last_person = seat.user_id
         _prompt_table(console, table, info, locale, images, news.pop(seat.user_id, []))
         try:
-            answer = ask(t("console.ask", locale) + " ").strip()
+            answer = (await _ask(ask, t("console.ask", locale) + " ")).strip()
         except EOFError:
             return _saved(console, table, locale, db)
         if answer.lower() in ("q", "quit", "exit"):
