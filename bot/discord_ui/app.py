@@ -23,7 +23,7 @@ from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
-from bot.gc_tuning import tune_gc
+from bot.gc_tuning import collect_deferred, tune_gc
 from bot.settings import Settings, parse_shard_ids
 
 log = logging.getLogger(__name__)
@@ -153,9 +153,13 @@ async def _serve(
             # Everything alive now (modules, engine tables, storage) lives as long as the
             # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
             tune_gc()
+            # What the tuned collector defers is collected, and freed memory given back,
+            # every minute (bot/gc_tuning.py, issue #37).
+            collector = asyncio.create_task(collect_deferred())
             try:
                 await bot.connect()
             finally:
+                collector.cancel()
                 await desk.service.stop()
 
 
