@@ -53,3 +53,35 @@ async def test_prompts_sent_keep_no_view_alive(tmp_path: Path) -> None:
 @pytest.mark.slow
 async def test_a_thousand_prompts_keep_no_more_views_than_open_turns(tmp_path: Path) -> None:
     await _check(tmp_path, 1_000)
+
+
+def _holding(world: World, table_id: int) -> list[str]:
+    """The per-table parts of the process that still hold something of ``table_id``."""
+    service = world.desk.service
+    live, locks = service.store.held()
+    held = [name for name, ids in (("cache", live), ("locks", locks)) if table_id in ids]
+    for part in service.memory.parts:
+        keys = getattr(part, "_items", None) or getattr(part, "_locks", None) or {}
+        if isinstance(keys, dict) and any(
+            key == table_id or (isinstance(key, tuple) and key[0] == table_id) for key in keys
+        ):
+            held.append(type(part).__name__)
+    return held
+
+
+@pytest.mark.slow
+async def test_a_finished_table_leaves_nothing_in_the_desk(tmp_path: Path) -> None:
+    from tests.bot.discord.test_after_game import play_table
+
+    async with running_world(tmp_path, renderer=RecordingRenderer().renderer()) as world:
+        table_id = await play_table(world, "tock", 4)
+        # The last prompts' reads: the hand, the board, the log, all after the end.
+        await world.desk.service.private_info(table_id, world.alice.id)
+        await world.desk.service.current_board(table_id)
+        await world.desk.service.history(table_id, world.alice.id)
+        before = _holding(world, table_id)
+        assert "PerTable" in before, before  # the desk's game map, the publisher's boards
+        assert "KeyedLocks" in before, before  # the publisher's lock
+        world.clock.advance(world.desk.service.memory.grace + 1)
+        world.desk.service.memory.sweep()
+        assert _holding(world, table_id) == []
