@@ -2,6 +2,7 @@
 
     python -m bench.memory [--tables 40] [--duration 180] [--after 30] [--games 1000]
                            [--arena-max N] [--code DIR] [--skip-load] [--skip-games]
+                           [--postgres URL]
 
 **Under load** — the real ``poeppel run`` process (``bench/bot_under_load.py``) against the fake
 Discord, over a fresh SQLite file: the USS (memory only this process holds, by psutil) of the
@@ -20,6 +21,9 @@ thread that draws boards otherwise keeps its freed memory in an arena of its own
 read path (private info, current board, public view, history) as the last prompts do: the USS
 after a warm-up and its growth per 100 games (the slope), and how many tables the store and the
 tables' memory still hold at the end (only live tables: none once the games are over).
+
+**Log writes** — with ``--postgres URL`` (an empty database): the time of a single-entry
+commit to the compact log and to the old one-row-per-entry table, and their size per table.
 
 The machine is shared: figures are noisy, so compare runs made back to back; the load average
 is printed with them.
@@ -209,8 +213,74 @@ async def many_games(args: argparse.Namespace) -> None:
         await storage.close()
 
 
+#: The one-row-per-entry log before issue #37, to compare its write cost in PostgreSQL.
+OLD_MOVES = """CREATE TABLE old_moves (
+    table_id BIGINT NOT NULL, idx INTEGER NOT NULL, kind TEXT NOT NULL, seat INTEGER,
+    text TEXT NOT NULL, version INTEGER NOT NULL, PRIMARY KEY (table_id, idx))"""
+
+
+async def log_writes(url: str, tables: int = 20, entries: int = 400) -> None:
+    """Commit ``entries`` single-entry commits to each of ``tables`` tables, in the compact
+    log and in the old one-row-per-entry table, in PostgreSQL at ``url`` (an empty
+    database); print the time per commit and the bytes on disk of each."""
+    import asyncpg
+
+    from bot.model.table import LogEntry, LogKind
+    from bot.storage import open_storage
+    from bot.storage.log_rows import APPEND_CHUNK, chunk_rows
+    from bot.storage.rows import numbered
+
+    storage = await open_storage(url)  # the schema, migrated
+    await storage.close()
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(OLD_MOVES)
+        ids = [
+            await conn.fetchval(
+                "INSERT INTO tables (guild_id, channel_id, game, options, seed, host_id, seats, "
+                "players, phase, version, turn_time, absent_policy, reminded, log_length, "
+                "winners, extra, created_at, updated_at) VALUES (1, 1, 'tock', '{}', 1, 1, "
+                "'[]', 4, 'playing', 0, 0, 'bot', 0, 0, '[]', '{}', 0, 0) RETURNING id"
+            )
+            for _ in range(tables)
+        ]
+        log = [LogEntry(i, LogKind.MOVE, i % 4, "10:r0-r10", i + 7) for i in range(entries)]
+        append = numbered(APPEND_CHUNK)
+        insert = "INSERT INTO old_moves VALUES ($1, $2, $3, $4, $5, $6)"
+        timings = {}
+        for name in ("old", "compact"):
+            started = time.perf_counter()
+            for entry in log:
+                for table_id in ids:
+                    async with conn.transaction():
+                        if name == "old":
+                            row = [str(entry.kind), entry.seat, entry.text, entry.version]
+                            await conn.execute(insert, table_id, entry.index, *row)
+                        else:
+                            await conn.executemany(append, chunk_rows(table_id, [entry]))
+            timings[name] = (time.perf_counter() - started) / (entries * tables) * 1000
+        await conn.execute("VACUUM (FULL, ANALYZE) old_moves")
+        await conn.execute("VACUUM (FULL, ANALYZE) move_chunks")
+        sizes = {
+            name: await conn.fetchval(f"SELECT pg_total_relation_size('{table}')") / tables
+            for name, table in (("old", "old_moves"), ("compact", "move_chunks"))
+        }
+    finally:
+        await conn.close()
+    print(
+        f"PostgreSQL log writes ({tables} tables x {entries} single-entry commits): "
+        + "; ".join(
+            f"{name} {timings[name]:.2f} ms per commit, {sizes[name] / 1024:.1f} KB per table"
+            for name in ("old", "compact")
+        )
+        + f" | load {load()}"
+    )
+
+
 async def main(args: argparse.Namespace) -> None:
     print(f"code: {args.code}; MALLOC_ARENA_MAX={args.arena_max or 'unset'}; load {load()}")
+    if args.postgres:
+        await log_writes(args.postgres)
     if not args.skip_load:
         await under_load(args)
     if not args.skip_games:
@@ -227,6 +297,9 @@ if __name__ == "__main__":
     parser.add_argument("--code", default=str(ROOT), help="the checkout whose bot is run")
     parser.add_argument("--skip-load", action="store_true")
     parser.add_argument("--skip-games", action="store_true")
+    parser.add_argument(
+        "--postgres", default=None, help="an empty PostgreSQL database: time the log's writes"
+    )
     arguments = parser.parse_args()
     arguments.code = str(Path(arguments.code).resolve())
     os.environ.setdefault("PYTHONHASHSEED", "0")
