@@ -43,7 +43,9 @@ def _old() -> dict[str, Any]:
     return {"records": records, "logs": logs, "results": results}
 
 
-async def _check(storage: Storage, old: dict[str, Any]) -> None:
+async def _check(storage: Storage, old: dict[str, Any], *, replays: bool = True) -> None:
+    """Every table as before; with ``replays``, every finished game's replay too (the same
+    log gives the same replay: the other back end's test need not spend the time again)."""
     games = Games(default_loader)
     finished = 0
     for table_id, record in old["records"].items():
@@ -56,8 +58,10 @@ async def _check(storage: Storage, old: dict[str, Any]) -> None:
             result = await storage.load_result(table_id)
             assert result is not None
             assert result.to_json() == _json(old["results"][table_id])
-            module = games.of(record)
-            assert _replay(module, record, log) == _replay(module, record, old["logs"][table_id])
+            if replays:
+                module = games.of(record)
+                before = _replay(module, record, old["logs"][table_id])
+                assert _replay(module, record, log) == before
     assert finished == 5
     # The game in play goes on: its next entries join the migrated ones.
     service = TableService(storage, choose_bot_move=random_chooser)
@@ -122,7 +126,7 @@ async def test_postgres_migration_keeps_every_game() -> None:
             await conn.close()
         storage = await open_storage(url)
         try:
-            await _check(storage, old)
+            await _check(storage, old, replays=False)
         finally:
             await storage.close()
     finally:
