@@ -41,10 +41,6 @@ class Releasable(Protocol):
         lock): the memory asks again later."""
         ...
 
-    def __len__(self) -> int:
-        """How many entries it holds (for tests and ``bench.memory``)."""
-        ...
-
 
 class _Noting(Protocol):
     def note(self, table_id: int) -> None: ...
@@ -227,11 +223,13 @@ class KeyedLocks(Generic[K]):
         lock = self._locks.get(key)
         if lock is None:
             lock = self._locks[key] = asyncio.Lock()
-            table_id = key if self._table_of is None else self._table_of(key)
-            if self._table_of is not None:
+            if self._table_of is None:
+                table_id = int(key)  # type: ignore[call-overload]
+            else:
+                table_id = self._table_of(key)
                 self._keys.setdefault(table_id, set()).add(key)
             if self._memory is not None:
-                self._memory.note(table_id)  # type: ignore[arg-type]
+                self._memory.note(table_id)
         return lock
 
     def __len__(self) -> int:
@@ -245,7 +243,7 @@ class KeyedLocks(Generic[K]):
         """Drop the table's locks that nobody holds or waits for; False if one stays."""
         keys: set[K] | list[K]
         if self._table_of is None:
-            keys = [table_id] if table_id in self._locks else []  # type: ignore[list-item]
+            keys = [k for k in (table_id,) if k in self._locks]
         else:
             keys = self._keys.pop(table_id, set())
         kept: set[K] = set()

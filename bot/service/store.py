@@ -2,13 +2,13 @@
 
 Owns the live tables (:class:`LiveTable`: record, engine state, recent log, what each seat
 last saw privately) and one :class:`asyncio.Lock` per table. A table in the lobby or in play
-is rebuilt once from storage and then kept, so no operation replays the log again; only live
+is rebuilt once from storage and then kept, so no operation replays the log again. Only live
 tables are kept (:class:`~bot.model.table_memory.TableMemory` decides, for every per-table
 structure of the process): a finished table stays for a short grace after its end, an idle
 one goes after a while, at most :data:`CACHE_SIZE` stay, and reading a table that is over
-never brings it back into memory; an operation *stages* its
-changes in memory and :meth:`TableStore.session` commits them in one transaction, guarded by
-the stored version, before anything is acknowledged. After a commit the store tells its
+never brings it back into memory. An operation *stages* its changes in memory and
+:meth:`TableStore.session` commits them in one transaction, guarded by the stored version,
+before anything is acknowledged. After a commit the store tells its
 :class:`CommitHook` objects (the result of a finished game, the turn clock's schedule); it
 knows neither of them.
 """
@@ -199,6 +199,7 @@ class TableStore:
         table_id = await self._storage.create_table(record)
         record = record.with_changes(id=table_id)
         self._keep(LiveTable(record, stored_version=record.version))
+        self.memory.touch(table_id)
         return record
 
     def stage(
@@ -239,9 +240,6 @@ class TableStore:
         self._locks.pop(table_id, None)
         self._live.pop(table_id, None)
         return True
-
-    def __len__(self) -> int:
-        return len(self._live) + len(self._locks)
 
     def held(self) -> tuple[set[int], set[int]]:
         """The ids of the tables in memory and of those with a lock (tests, bench)."""
