@@ -14,7 +14,9 @@ main process, and of all its processes together, is printed
 * ``--after`` seconds after the load ended.
 
 ``--arena-max N`` runs the bot with ``MALLOC_ARENA_MAX=N`` (glibc's malloc arenas; each
-thread that draws boards otherwise keeps its freed memory in an arena of its own).
+thread that draws boards otherwise keeps its freed memory in an arena of its own); without
+it the bot caps them itself (``bot.gc_tuning.MALLOC_ARENAS``), and ``--arena-max 16`` gives
+glibc's default on two cores.
 
 **Over many games** — in this process, ``--games`` games of easy bots through the table service
 (half Tock 2v2, a quarter Dog, a quarter Carcassonne), each finished game then read on every

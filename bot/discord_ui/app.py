@@ -23,7 +23,7 @@ from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
-from bot.gc_tuning import collect_deferred, tune_gc
+from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
 from bot.settings import Settings, parse_shard_ids
 
 log = logging.getLogger(__name__)
@@ -173,6 +173,8 @@ def run_bot(
     """Connect to Discord and serve tables until interrupted; the exit status."""
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     setup_logging(settings.log_level, secrets=[token])
+    # Before any thread starts: the board-drawing threads share few malloc arenas (#37).
+    limit_malloc_arenas()
     count = shard_count if shard_count is not None else settings.shard_count
     try:
         ids = parse_shard_ids(shard_ids if shard_ids is not None else settings.shard_ids)

@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import gc
 
+import pytest
+
 from bot.gc_tuning import tune_gc, untune_gc
 
 
@@ -51,3 +53,14 @@ async def test_the_deferred_collection_frees_cyclic_garbage_the_tuning_left() ->
         assert gone() is None
     finally:
         untune_gc(previous)
+
+
+def test_the_bot_caps_malloc_arenas_unless_the_environment_chose(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bot.gc_tuning import limit_malloc_arenas
+
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert not limit_malloc_arenas()  # the operator's choice stands
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert limit_malloc_arenas()  # glibc accepted the cap
