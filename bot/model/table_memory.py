@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, overload
 
 #: Seconds without any touch after which a table is released.
 IDLE_SECONDS = 20 * 60.0
@@ -153,6 +153,12 @@ class PerTable(Generic[V]):
     def attach(self, memory: _Noting) -> None:
         """Tell ``memory`` of every table this dict gains an entry for."""
         self._memory = memory
+
+    @overload
+    def get(self, table_id: int) -> V | None: ...
+
+    @overload
+    def get(self, table_id: int, default: V) -> V: ...
 
     def get(self, table_id: int, default: V | None = None) -> V | None:
         """The table's value, or ``default``."""
