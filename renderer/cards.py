@@ -86,6 +86,18 @@ def _suit_of(card: str) -> str:
     return _TOCK_SUITS[index % 4]
 
 
+#: The suit symbol of each suit mark, for words that name a card as its face shows it.
+SUIT_SYMBOLS = {"diamond": "♦", "club": "♣", "heart": "♥", "spade": "♠"}
+
+
+def card_suit_symbol(card: str) -> str:
+    """The suit symbol drawn on ``card``'s face (``"♣"``), or ``""`` for the joker:
+    a button can then name the card as the hand image shows it ("9 ♣")."""
+    if card == "X":
+        return ""
+    return SUIT_SYMBOLS[_suit_of(card)]
+
+
 def _draw_suit(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: float) -> RGB:
     """A small suit mark centred on (x, y) with half-size ``s``; returns its colour."""
     if kind == "diamond":
@@ -159,14 +171,19 @@ def _dog_face(
     draw.rounded_rectangle(box, radius=12, fill=frame, outline=INK, width=3)
     inner = (box[0] + 8, box[1] + 8, box[2] - 8, box[3] - 8)
     draw.rounded_rectangle(inner, radius=8, fill=WHITE)
-    # A paw print as the Dog "suit": four toes and a pad, drawn from ellipses.
-    px, py, s = CARD_W - 30, 32, 6
-    draw.ellipse((px - s * 1.5, py, px + s * 1.5, py + s * 2.2), fill=tint(frame, 0.2))
-    for dx, dy in ((-1.6, -0.6), (-0.55, -1.5), (0.55, -1.5), (1.6, -0.6)):
-        cx, cy = px + dx * s, py + dy * s
-        draw.ellipse(
-            (cx - s * 0.55, cy - s * 0.7, cx + s * 0.55, cy + s * 0.7), fill=tint(frame, 0.2)
-        )
+    if joker:
+        # A paw print as the joker's mark: four toes and a pad, drawn from ellipses.
+        px, py, s = CARD_W - 30, 32, 6
+        draw.ellipse((px - s * 1.5, py, px + s * 1.5, py + s * 2.2), fill=tint(frame, 0.2))
+        for dx, dy in ((-1.6, -0.6), (-0.55, -1.5), (0.55, -1.5), (1.6, -0.6)):
+            cx, cy = px + dx * s, py + dy * s
+            draw.ellipse(
+                (cx - s * 0.55, cy - s * 0.7, cx + s * 0.55, cy + s * 0.7), fill=tint(frame, 0.2)
+            )
+    else:
+        # A real card's suit (the one its button names), in both corners.
+        _draw_suit(draw, _suit_of(card), CARD_W - 30, 36, 10)
+        _draw_suit(draw, _suit_of(card), 30, CARD_H - 60, 10)
     label = t("card.X", locale).upper() if joker else card
     rank = "X" if joker else card_rank(card, locale)
     draw.text((16, 12), rank, font=font(30), fill=frame)

@@ -326,11 +326,14 @@ def _centre_lines(
     game = t(f"game.{view.get('game', '')}", locale)
     if view.get("game") == "tock":
         number = view.get("hand_number", view.get("hand"))
-        title = (
-            t("img.tock_hand", locale, game=game, number=number)
-            if isinstance(number, int)
-            else game
-        )
+        deal, cycle = view.get("deal"), view.get("cycle_hands")
+        if isinstance(number, int) and isinstance(deal, int) and isinstance(cycle, int):
+            # The deals of the whole game; the hand restarts with every deck (#36).
+            title = t("img.tock_deal", locale, deal=deal, number=number, cycle=cycle)
+        elif isinstance(number, int):
+            title = t("img.tock_hand", locale, game=game, number=number)
+        else:
+            title = game
     else:
         title = t("img.dog_round", locale, game=game, number=view.get("round", 1))
     lines: list[str] = []

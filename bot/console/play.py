@@ -26,10 +26,12 @@ from rich.table import Table
 
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import BOT_LEVELS, Phase, TableError, TableRecord
+from engine.carcassonne.effects import effects_of_view
 from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
 from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
 from i18n.message import list_words, say
+from i18n.placement_effects import effect_words
 
 GAMES = ("tock", "dog", "carcassonne")
 #: The guild and channel ids of terminal tables (a Discord id is never this small).
@@ -200,15 +202,33 @@ class _Images:
             )
 
     def choices(
-        self, table_id: int, view: Mapping[str, Any], legal: Sequence[str], locale: str
+        self,
+        table_id: int,
+        view: Mapping[str, Any],
+        legal: Sequence[str],
+        locale: str,
+        names: Sequence[str] | None = None,
     ) -> list[Path]:
-        """Carcassonne: the board with the legal cells numbered (placing), or the placed tile
-        with its figure spots lettered (the figure step), as the Discord prompts show them."""
-        if self.render is None or self.out is None or view.get("game") != "carcassonne":
+        """The image of the choices, as the Discord prompts show them. Carcassonne: the board
+        with the legal cells numbered and their turns (placing), or the placed tile with its
+        figure spots lettered (the figure step). Tock and Dog: the board from the player's
+        seat with each move's number (as the list numbers it) where the move lands."""
+        if self.render is None or self.out is None:
             return []
         try:
             renderer: Any = importlib.import_module("renderer")
-            if view.get("phase") == "place":
+            if view.get("game") in ("tock", "dog"):
+                moves = [m for m in legal if m != "F" and not m.endswith(":D")]
+                if not moves or view.get("phase") == "exchange":
+                    return []
+                choices_module: Any = importlib.import_module("renderer.race_choices")
+                png = choices_module.render_race_choices(
+                    view, list(legal), names=list(names or []) or None, locale=locale
+                )
+                path = self.out / f"table{table_id}-choices.png"
+            elif view.get("game") != "carcassonne":
+                return []
+            elif view.get("phase") == "place":
                 png = renderer.render_placements(view, placements_of(legal), locale=locale)
                 path = self.out / f"table{table_id}-cells.png"
             elif view.get("phase") == "figure":
@@ -605,21 +625,30 @@ def _prompt_table(
     if table.game == "carcassonne" and view.get("current_tile"):
         words = tile_words(str(view["current_tile"])).text(locale)
         console.print(escape(t("console.tile", locale, tile=words)))
-        if images is not None:
-            for path in images.choices(table.id, view, info.legal_moves, locale):
-                console.print(f"[dim]{escape(t('console.image', locale, path=str(path)))}[/]")
+    if images is not None and (table.game != "carcassonne" or view.get("current_tile")):
+        # Beside the board: where each numbered choice lands (race), the cells (Carcassonne).
+        names = [str(say(table.seat_label(s), locale)) for s in view.get("seats") or []]
+        for path in images.choices(table.id, view, info.legal_moves, locale, names):
+            console.print(f"[dim]{escape(t('console.image', locale, path=str(path)))}[/]")
     moves = Table(show_header=True, header_style="bold", box=None)
     moves.add_column("#", justify="right")
     moves.add_column(t("console.column.meaning", locale))
     moves.add_column(t("console.column.notation", locale), style="dim")
     cells = _cell_numbers(table.game, info.legal_moves)
     spots = _spot_letters(table.game, info.legal_moves)
+    effects = effects_of_view(view) if cells else {}
+    seat_names = {s.index: str(say(table.seat_label(s.index), locale)) for s in table.seats}
     for number, text in enumerate(info.legal_moves, start=1):
         label = info.labels[number - 1].text(locale) if number <= len(info.labels) else text
         cell, at, rot = text.partition("@")
         if at and cell in cells:  # the number the placement image shows for that cell
             turn = t(f"tile.turned.{int(rot) % 360}", locale)
             label = t("console.cell", locale, number=cells[cell], turn=turn)
+            x, _, y = cell.partition(",")
+            facts = effects.get((int(x), int(y), int(rot) % 360))
+            said = effect_words(facts, info.seat, seat_names, locale) if facts else ""
+            if said:  # what the placement does, as the board's menu says it (#36)
+                label = t("console.cell_effect", locale, placement=label, effect=said)
         spot = text.partition(":")[2]
         if spot in spots:  # the letter the figure-spot image shows for that spot
             label = t("console.spot", locale, letter=spots[spot], label=label)

@@ -34,6 +34,7 @@ from bot.discord_ui.results_texts import (
     results_post,
     stats_text,
 )
+from bot.discord_ui.season_commands import board_lines, champion_lines
 from bot.discord_ui.texts import display_name, seat_names
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import Effects
@@ -185,9 +186,16 @@ class AfterGame:
         locale = locale_of(interaction)
         who = member or interaction.user
         stats = await self.service.stats(guild, who.id, game)
+        text = stats_text(stats, who.mention, game, locale)
+        # #32: the seasons this member won, below their ratings.
+        titles = await self.service.seasons.champions(guild, f"u:{who.id}")
+        titles = [b for b in titles if game in (None, b.season.game)]
+        if titles:
+            text = "\n".join([text, t("season.champions.title_member", locale)])
+            text = "\n".join([text, *champion_lines(titles, locale)])
         await reply_private(
             interaction,
-            stats_text(stats, who.mention, game, locale),
+            text,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
@@ -202,9 +210,14 @@ class AfterGame:
         except TableError:
             await reply_private(interaction, t("results.unknown_game", locale))
             return
+        text = leaderboard_text(board, locale)
+        # #32: the current season's leaderboard beside the all-time one.
+        season = await self.service.seasons.board(guild, game, limit=5)
+        if season is not None and not season.over:
+            text = "\n".join([text, "", *board_lines(season, locale)])
         await reply_private(
             interaction,
-            leaderboard_text(board, locale),
+            text,
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

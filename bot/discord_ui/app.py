@@ -23,6 +23,7 @@ from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.rendering import Renderer
+from bot.discord_ui.tournament_commands import TournamentDesk
 from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
 from bot.settings import Settings, parse_shard_ids
 
@@ -98,6 +99,9 @@ async def open_service(
     desk = FrontDesk(None, renderer)
     async with open_tables(database_url, listener=desk.on_effects, **service_options) as service:
         desk.service = service
+        # Tournaments (#32): their posts, told by the service when a round opens or ends.
+        desk.tournament_desk = TournamentDesk(desk)
+        service.tournaments.listener = desk.tournament_desk
         yield desk
 
 

@@ -17,6 +17,8 @@ from discord import app_commands
 from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
 from bot.discord_ui.desk_port import desk_of
 from bot.discord_ui.replies import reply_private
+from bot.discord_ui.season_commands import season
+from bot.discord_ui.tournament_commands import tournament
 from bot.discord_ui.translator import locale_of
 from bot.discord_ui.typed_moves import autocomplete, play_typed
 from bot.model.table import BOT_LEVELS, DEFAULT_BOT_LEVEL
@@ -285,7 +287,17 @@ def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     """Add every Pöppel command to ``tree``."""
     table.add_command(TABLE_REPLAY, override=True)
     command: Any
-    for command in (tock, dog, carcassonne, table, move, rules, *AFTER_GAME_COMMANDS):
+    for command in (
+        tock,
+        dog,
+        carcassonne,
+        table,
+        move,
+        rules,
+        *AFTER_GAME_COMMANDS,
+        tournament,
+        season,
+    ):
         tree.add_command(command, override=True)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
 

@@ -35,6 +35,8 @@ from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
 from bot.discord_ui.replay_viewer import ReplayViewer
 from bot.discord_ui.replies import answer_click, reply_private
 from bot.discord_ui.texts import GAME_TITLES, display_name, seat_name
+from bot.discord_ui.tournament_commands import TOURNAMENT_ACTIONS
+from bot.discord_ui.tournament_commands import on_click as tournament_click
 from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.model.effects import Effects
 from bot.model.history import HistoryEntry
@@ -572,6 +574,9 @@ class FrontDesk:
         self, interaction: discord.Interaction, control: ControlId, values: list[str]
     ) -> None:
         """A click on one of our buttons or selects."""
+        if control.action in TOURNAMENT_ACTIONS:  # a tournament's sign-up post (#32)
+            await tournament_click(self, interaction, control)
+            return
         public = control.action in PUBLIC_ACTIONS
         message = interaction.message
         if not public and (message is None or not message.flags.ephemeral):

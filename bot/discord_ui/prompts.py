@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_ui.components import (
-    BUTTON_LABEL,
     OPTION_DESCRIPTION,
     OPTION_LABEL,
     button,
@@ -33,6 +32,9 @@ from i18n import t
 if TYPE_CHECKING:
     from bot.discord_ui.desk_port import PlayDesk
 
+#: Discord's design guidance for a button label (with an emoji; the API takes 80): longer
+#: words go into a select option, whose description says what the choice does.
+BUTTON_GUIDE = 34
 #: Up to this many choices are buttons; more go into selects of 25.
 MAX_BUTTON_CHOICES = 10
 PAGE_SIZE = 25
@@ -89,8 +91,8 @@ class Choice:
         return self.label or self.text
 
     def fits_button(self) -> bool:
-        """Whether ``text`` fits a button."""
-        return len(self.text) <= BUTTON_LABEL
+        """Whether ``text`` fits a button (Discord's guidance, :data:`BUTTON_GUIDE`)."""
+        return len(self.text) <= BUTTON_GUIDE
 
     def fits_option(self) -> bool:
         """Whether the option's label (with its number) and description fit a select."""
@@ -107,6 +109,8 @@ class Prompt:
     content: str
     items: list[discord.ui.Item[Any]] = field(default_factory=list)
     file: discord.File | None = None
+    #: The moves the controls offer, in their numbering, for a choice image to mark.
+    moves: tuple[str, ...] = ()
 
 
 async def load_info(
@@ -141,8 +145,12 @@ def choice_controls(
     back: str | None = "hand2",
     placeholder: str | None = None,
     locale: str = "en",
+    numbered: bool = False,
 ) -> list[discord.ui.Item[Any]]:
     """Buttons for a few choices, or up to four selects of 25 (pages only beyond 100).
+
+    ``numbered``: the buttons carry the choices' numbers (1, 2, …) like the options of a
+    select, the numbers a choice image shows.
 
     Buttons only when every choice's words fit a button; otherwise selects, whose options
     take a choice's shorter label and its detail as the description (see :class:`Choice`).
@@ -155,8 +163,15 @@ def choice_controls(
     if placeholder is None:
         placeholder = t("prompt.choose_move", locale)
     choices = [c if isinstance(c, Choice) else Choice(c) for c in labels]
-    if len(choices) <= MAX_BUTTON_CHOICES and all(c.fits_button() for c in choices):
-        for index, choice in enumerate(choices):
+    if numbered:
+        on_buttons = [
+            Choice(t("prompt.option", locale, number=i + 1, label=c.text), c.label, c.detail)
+            for i, c in enumerate(choices)
+        ]
+    else:
+        on_buttons = choices
+    if len(choices) <= MAX_BUTTON_CHOICES and all(c.fits_button() for c in on_buttons):
+        for index, choice in enumerate(on_buttons):
             items.append(
                 button(
                     choice.text,

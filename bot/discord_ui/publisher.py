@@ -372,8 +372,21 @@ class Publisher:
             log.exception("no placements for the board of table %s", table.id)
             return {}, None
         order = self.renderer.order(placements)
+        try:  # what each placement does, for the options' descriptions (#36)
+            effects = await asyncio.to_thread(carcassonne.placement_effects_of, update.view)
+        except Exception:
+            log.exception("no placement effects for the board of table %s", table.id)
+            effects = None
+        to_act = list(update.view.get("to_act") or ())
         controls = carcassonne.placement_controls(
-            table.id, update.version, placements, order, locale
+            table.id,
+            update.version,
+            placements,
+            order,
+            locale,
+            effects=effects,
+            me=int(to_act[0]) if to_act else None,
+            names={s.index: seat_name(table, s.index, locale) for s in table.seats},
         )
         return placements, controls
 

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.discord_ui.components import BUTTON_LABEL, button
+from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
+    BUTTON_GUIDE,
     PAGE_SIZE,
     SELECTS_PER_PAGE,
     Choice,
@@ -41,6 +42,7 @@ from i18n.catalog import LOCALES, game_terms
 from i18n.events import card_as, card_short, card_word, colour, stuck_words
 from i18n.message import Message, Said, msg, say
 from i18n.moves import counted_effects, label_parts, race_label, race_option
+from renderer.cards import card_suit_symbol
 
 if TYPE_CHECKING:
     from bot.discord_ui.desk_port import PlayDesk
@@ -128,31 +130,41 @@ def joker_kinds(info: PrivateInfo) -> list[str]:
 
 
 def single_move(info: PrivateInfo, token: str) -> str | None:
-    """The only way to play the hand card ``token`` now, if it has exactly one and its words
-    fit the card's button in every language: the button then says that move and plays it on
-    one click (else the click opens the card's moves, where the words have more room)."""
+    """The only way to play the hand card ``token`` now, if it has exactly one (a 7
+    included): its button then plays it on one click, and says it when the words fit."""
     if not info.to_act or (info.view or {}).get("seven"):
         return None
     moves = choices(info, token)
     if len(moves) != 1:
         return None
-    for locale in LOCALES:
-        with game_terms(info.table.game):
-            if _card_button_words(info, moves[0], locale) is None:
-                return None
     return moves[0]
 
 
-def _card_button_words(info: PrivateInfo, move: str, locale: str) -> str | None:
-    """The words on the hand's button of a card whose one move is ``move``: the move as the
-    prompts say it, or with others' pawns named by colour; None when neither fits."""
+def card_face(token: str, locale: str) -> str:
+    """A hand card as its face shows it: rank and suit (``9 ♣``); the joker by name."""
+    suit = card_suit_symbol(token)
+    if not suit:
+        return card_label(token, locale)
+    return t("race.card_face", locale, rank=card_label(token, locale), suit=suit)
+
+
+def _card_button(info: PrivateInfo, token: str, only: str | None, locale: str) -> str:
+    """The hand's button of ``token``: the card as its face shows it, and, when it has a
+    single way to play and the words fit the button, that way."""
+    face = card_face(token, locale)
+    if only is None:
+        return face
     view: Mapping[str, Any] = info.view or {}
-    for names in (_names(info), _colours(info)):
-        words = race_label(move, view, names).text(locale)
-        # The widest number a hand's button has ("6. "): the words fit whatever the card's place.
-        if len(t("race.card_button", locale, number=6, card=words)) <= BUTTON_LABEL:
-            return words
-    return None
+    with game_terms(info.table.game):
+        ways = (
+            label_parts(race_label(only, view, _names(info))).action,
+            race_option(only, view, _colours(info))[0],
+        )
+        for way in ways:
+            text = t("race.card_plays", locale, card=face, move=str(say(way, locale)))
+            if len(text) <= BUTTON_GUIDE:
+                return text
+    return face
 
 
 def _colours(info: PrivateInfo) -> dict[int, Message]:
@@ -235,14 +247,18 @@ async def hand_prompt(
         card = card_word(str(received), article=True).text(locale)
         lines.append(t("race.received", locale, card=card))
     items: list[discord.ui.Item[Any]] = []
+    segments: tuple[str, ...] = ()
     phase = view.get("phase")
     if info.to_act and view.get("seven"):
         left = view["seven"].get("left", "?")
         lines.append(t("race.finish_seven", locale, count=left))
         moves = choices(info, SEGMENTS)
         labels = _labels(info, moves, SEGMENTS, locale)
-        items = choice_controls(table, version, SEGMENTS, labels, back=None, locale=locale)
+        items = choice_controls(
+            table, version, SEGMENTS, labels, back=None, locale=locale, numbered=True
+        )
         playable = [False] * len(hand)
+        segments = tuple(moves)
     elif phase == "exchange":
         pick = view.get("my_pick")
         if info.to_act:
@@ -285,13 +301,10 @@ async def hand_prompt(
             lines.append(t("race.your_turn", locale))
         for index, token in enumerate(hand):
             only = single_move(info, token) if playable[index] else None
-            # A card with one way to be played says that way, and plays it on one click.
-            what = card_label(token, locale)
-            if only is not None:
-                what = _card_button_words(info, only, locale) or what
+            # A card with one way to be played plays it on one click (and says it if it fits).
             items.append(
                 button(
-                    t("race.card_button", locale, number=index + 1, card=what),
+                    _card_button(info, token, only, locale),
                     control_id(table, version, "card", index),
                     style=discord.ButtonStyle.primary,
                     disabled=not playable[index],
@@ -310,8 +323,26 @@ async def hand_prompt(
     items += hint_buttons(info.table, info.to_act, 4, locale)
     if not hand:
         lines.append(t("race.no_cards", locale))
+    if segments:
+        # The rest of a 7: where each step lands shows better than the cards left.
+        prompt = Prompt("\n".join(lines), items, moves=segments)
+        return await with_choices_image(desk, info, prompt, locale)
     image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
     return Prompt("\n".join(lines), items, image)
+
+
+async def with_choices_image(
+    desk: PlayDesk, info: PrivateInfo, prompt: Prompt, locale: str
+) -> Prompt:
+    """``prompt`` with the image of where each of its moves lands (numbered like its
+    controls), when it offers moves."""
+    if prompt.moves and info.view is not None:
+        names = _names(info)
+        seats = [int(s) for s in info.view.get("seats") or sorted(names)]
+        prompt.file = await desk.renderer.race_choices(
+            info.view, prompt.moves, [names.get(s, "") for s in seats], locale
+        )
+    return prompt
 
 
 def _stuck_text(info: PrivateInfo, *, fold: bool, locale: str) -> str:
@@ -374,9 +405,16 @@ def moves_prompt(info: PrivateInfo, key: str, page: int = 0, locale: str = "en")
             text += t("race.split_hint", locale)
     labels = _labels(info, moves, key, locale)
     items = choice_controls(
-        info.table.id, info.table.version, key, labels, page=page, back=back, locale=locale
+        info.table.id,
+        info.table.version,
+        key,
+        labels,
+        page=page,
+        back=back,
+        locale=locale,
+        numbered=True,
     )
-    return Prompt(text, items)
+    return Prompt(text, items, moves=tuple(moves))
 
 
 async def handle(
@@ -435,18 +473,20 @@ async def _on_hand(
             only = single_move(info, hand[index])
             if only is not None:
                 return await play(desk, interaction, control, info, only)
-            await edit_prompt(interaction, card_prompt(info, index, locale=locale))
+            prompt = card_prompt(info, index, locale=locale)
+            await edit_prompt(interaction, await with_choices_image(desk, info, prompt, locale))
         elif action == "jok":
             require_turn(info)
             key = "X=" + control.arg(0)
             moves = choices(info, key)
             if len(moves) == 1:
                 return await play(desk, interaction, control, info, moves[0])
-            await edit_prompt(interaction, moves_prompt(info, key, locale=locale))
+            prompt = moves_prompt(info, key, locale=locale)
+            await edit_prompt(interaction, await with_choices_image(desk, info, prompt, locale))
         elif action == "pg":
             require_turn(info)
             prompt = moves_prompt(info, control.arg(0), control.int_arg(1), locale)
-            await edit_prompt(interaction, prompt)
+            await edit_prompt(interaction, await with_choices_image(desk, info, prompt, locale))
         elif action in ("mv", "ms"):
             require_turn(info)
             moves = choices(info, control.arg(0))

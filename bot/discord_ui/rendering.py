@@ -31,6 +31,7 @@ class Renderer:
     render_figure_spots: Callable[..., bytes] | None = None
     render_results: Callable[..., bytes] | None = None
     render_animation: Callable[..., bytes] | None = None
+    render_race_choices: Callable[..., bytes] | None = None
 
     @classmethod
     def load(cls) -> Renderer:
@@ -39,7 +40,13 @@ class Renderer:
             module = importlib.import_module("renderer")
         except ImportError:  # pragma: no cover - the package is part of the project
             return cls()
-        return cls(**{name: getattr(module, name, None) for name in cls.__dataclass_fields__})
+        found = {name: getattr(module, name, None) for name in cls.__dataclass_fields__}
+        try:  # the choice image lives in a module of its own (issue #36)
+            choices = importlib.import_module("renderer.race_choices")
+            found["render_race_choices"] = choices.render_race_choices
+        except (ImportError, AttributeError):  # pragma: no cover
+            pass
+        return cls(**found)
 
     async def board(
         self,
@@ -78,6 +85,26 @@ class Renderer:
             game,
             list(cards),
             playable=None if playable is None else list(playable),
+            **_locale(locale),
+        )
+
+    async def race_choices(
+        self,
+        view: Mapping[str, Any],
+        moves: Sequence[str],
+        names: Sequence[str],
+        locale: str = "en",
+    ) -> discord.File | None:
+        """The board from the player's seat with each of ``moves`` marked by its number
+        (:mod:`renderer.race_choices`), or None."""
+        if self.render_race_choices is None or not moves:
+            return None
+        return await _to_file(
+            "choices.png",
+            self.render_race_choices,
+            view,
+            list(moves),
+            names=list(names),
             **_locale(locale),
         )
 

@@ -27,6 +27,7 @@ from bot.discord_ui.custom_ids import BadCustomId, ControlId, control_id
 from bot.discord_ui.hints import hint_buttons, show_hint
 from bot.discord_ui.prompts import (
     PAGE_SIZE,
+    Choice,
     InvalidChoice,
     OutOfDate,
     Prompt,
@@ -38,10 +39,13 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.texts import seat_name
 from bot.discord_ui.tile_words import (
+    action_button,
     action_label,
     figure_actions,
     placed_words,
+    placement_effects_of,
     placements_of,
     segment_sides,
     segments_of,
@@ -51,6 +55,8 @@ from bot.discord_ui.translator import locale_of
 from bot.model.effects import PrivateInfo
 from i18n import t
 from i18n.events import tile_words
+from i18n.placement_effects import effect_words
+from renderer.carcassonne.choices import TURN_ARROWS
 
 if TYPE_CHECKING:
     from bot.discord_ui.desk_port import PlayDesk
@@ -69,8 +75,16 @@ async def cells_prompt(
     pages = max(1, (len(order) + PAGE_SIZE - 1) // PAGE_SIZE)
     page = max(0, min(page, pages - 1))
     first = page * PAGE_SIZE
+    # Each cell's option says the turns legal on it, with the arrows of its image (#36).
     options = [
-        (t("tile.cell_option", locale, number=first + i + 1), str(first + i))
+        (
+            t("tile.cell_option", locale, number=first + i + 1),
+            str(first + i),
+            " · ".join(
+                f"{TURN_ARROWS[rot % 360]} {turn_words(rot).text(locale)}"
+                for rot in sorted(placements[order[first + i]])
+            ),
+        )
         for i in range(len(order[first : first + PAGE_SIZE]))
     ]
     items: list[discord.ui.Item[Any]] = [
@@ -114,19 +128,34 @@ def rotations_prompt(
         raise OutOfDate()
     x, y = order[cell_index]
     table, version = info.table.id, info.table.version
+    rotations = sorted(placements[(x, y)])
     items: list[discord.ui.Item[Any]] = [
         button(
-            turn_words(rot).capitalised().text(locale),
+            f"{TURN_ARROWS[rot % 360]} {turn_words(rot).capitalised().text(locale)}",
             control_id(table, version, "rot", cell_index, rot),
             style=discord.ButtonStyle.primary,
         )
-        for rot in sorted(placements[(x, y)])
+        for rot in rotations
     ]
     back = control_id(table, version, "cpg", cell_index // PAGE_SIZE)
     items.append(button(t("prompt.back", locale), back, row=1))
-    tile = tile_words(str((info.view or {}).get("current_tile"))).text(locale)
-    text = t("tile.rotation", locale, number=cell_index + 1, tile=tile)
-    return Prompt(text, items)
+    view: Mapping[str, Any] = info.view or {}
+    tile = tile_words(str(view.get("current_tile"))).text(locale)
+    lines = [t("tile.rotation", locale, number=cell_index + 1, tile=tile)]
+    # What each turn does here, as the board's menu says it (the buttons name the turn).
+    try:
+        effects = placement_effects_of(view, (x, y))
+    except Exception:  # the words can do without
+        log.exception("no placement effects")
+        effects = {}
+    names = {s.index: seat_name(info.table, s.index, locale) for s in info.table.seats}
+    for rot in rotations:
+        facts = effects.get((x, y, rot % 360))
+        said = effect_words(facts, info.seat, names, locale) if facts else ""
+        if said:
+            turn = f"{TURN_ARROWS[rot % 360]} {turn_words(rot).text(locale)}"
+            lines.append(t("tile.turn_effect", locale, turn=turn, effect=said))
+    return Prompt("\n".join(lines), items)
 
 
 async def figure_prompt(
@@ -151,7 +180,7 @@ async def figure_prompt(
     table, version = info.table.id, info.table.version
     items: list[discord.ui.Item[Any]] = [
         button(
-            action_label(action, segments, locale, sides),
+            action_button(action, segments, locale, sides),
             control_id(table, version, "fig", cell_index, rot, index),
             style=discord.ButtonStyle.secondary
             if action == "none"
@@ -163,6 +192,10 @@ async def figure_prompt(
     if back:
         back_id = control_id(table, version, "cell2", cell_index)
         items.append(button(t("prompt.back", locale), back_id, row=4))
+    # Nothing is stored before the figure is chosen: the player may still put the tile
+    # anywhere else (the placement step again, with its image).
+    elsewhere = control_id(table, version, "again")
+    items.append(button(t("tile.place_elsewhere", locale), elsewhere, row=4))
     tile = str(view.get("current_tile"))
     file = await desk.renderer.figure_spots(view, x, y, rot, tile, segments, locale=locale)
     turn = turn_words(rot).text(locale)
@@ -230,6 +263,10 @@ async def handle(
             await _figure_step(desk, interaction, control, info, cell, rot)
         elif action == "fig":
             await _place(desk, interaction, control, info)
+        elif action == "again":
+            # "Place elsewhere": back to the placement, nothing stored.
+            prompt = await cells_prompt(desk, info, 0, image=True, locale=locale)
+            await edit_prompt(interaction, prompt)
         elif action in ("mv", "ms"):
             # The figure phase of a placement made earlier (e.g. by an older bot version).
             moves = list(info.legal_moves)
@@ -315,7 +352,13 @@ async def _start_prompt(desk: PlayDesk, info: PrivateInfo, locale: str = "en") -
             info.table.id,
             info.table.version,
             "F",
-            [action_label(m, segments, locale, sides) for m in moves],
+            [
+                Choice(
+                    action_button(m, segments, locale, sides),
+                    action_label(m, segments, locale, sides),
+                )
+                for m in moves
+            ],
             back=None,
             placeholder=t("tile.choose_spot", locale),
             locale=locale,

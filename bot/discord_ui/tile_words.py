@@ -19,11 +19,12 @@ import discord
 
 from bot.discord_ui.components import button
 from bot.discord_ui.custom_ids import control_id
-from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, option_selects
+from bot.discord_ui.prompts import BUTTON_GUIDE, PAGE_SIZE, SELECTS_PER_PAGE, option_selects
 from bot.model.effects import PrivateInfo
 from i18n import t
 from i18n.events import feature_words, tile_words
 from i18n.message import Message, msg
+from i18n.placement_effects import effect_words
 
 log = logging.getLogger(__name__)
 
@@ -59,30 +60,60 @@ def _cells(moves: Sequence[str]) -> dict[tuple[int, int], list[int]]:
     return cells
 
 
+#: What placing the tile at a cell, turned so, does: the engine's facts per feature
+#: (:func:`engine.carcassonne.effects.placement_effects`).
+Effects = Mapping[tuple[int, int, int], Sequence[Mapping[str, Any]]]
+
+
+def placement_effects_of(
+    view: Mapping[str, Any], cell: tuple[int, int] | None = None
+) -> dict[tuple[int, int, int], list[Any]]:
+    """The effects of every legal placement of the drawn tile (of ``cell`` only, when
+    given), from the public view (the board and the tile are public, so anyone may read
+    them): ``(x, y, rot)`` -> facts."""
+    from engine.carcassonne.effects import effects_of_view
+
+    return effects_of_view(view, cell)
+
+
 def placement_controls(
     table: int,
     version: int,
     placements: Mapping[tuple[int, int], Sequence[int]],
     order: Sequence[tuple[int, int]],
     locale: str = "en",
+    *,
+    effects: Effects | None = None,
+    me: int | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> list[discord.ui.Item[Any]] | None:
     """The public placement choice: every (cell, rotation) as one option, numbered as the
     cells on the placement image, each cell's rotations in one select; ``None`` when they do
-    not fit the selects of one message (the private step-by-step prompt is used then)."""
-    options: list[tuple[int, str, str]] = []
+    not fit the selects of one message (the private step-by-step prompt is used then).
+
+    ``effects`` (:func:`placement_effects_of`): each option's description says what the
+    placement does, ``me`` being the seat placing and ``names`` the seats' names."""
+    options: list[tuple[int, str, str] | tuple[int, str, str, str]] = []
     sizes = []
     for index, cell in enumerate(order):
         rotations = sorted(placements[cell])
         sizes.append(len(rotations))
         for rot in rotations:
             label = placement_words(index + 1, rot).text(locale)
-            options.append((index + 1, label, f"{index}.{rot}"))
+            facts = (effects or {}).get((cell[0], cell[1], rot))
+            if facts is not None:
+                words = effect_words(facts, me, names or {}, locale)
+                options.append((index + 1, label, f"{index}.{rot}", words))
+            else:
+                options.append((index + 1, label, f"{index}.{rot}"))
     if not options or len(options) > PAGE_SIZE * SELECTS_PER_PAGE:
         return None
     if len(options) == 1:
         # One way to place the tile: a button that says it, not a list of one.
-        _, label, value = options[0]
+        _, label, value = options[0][:3]
         text = t("clicks.place_only", locale, placement=label)
+        if len(text) > BUTTON_GUIDE:
+            text = label  # the placement alone: the message says to place the tile
         only = control_id(table, version, "put", 0, value)
         return [button(text, only, style=discord.ButtonStyle.primary)]
     return option_selects(
@@ -179,3 +210,28 @@ def action_label(
         what = t("tile.figure_role", locale, figure=what, role=role)
     where = feature_words(segment, list((sides or {}).get(segment, ()))).text(locale)
     return t("tile.action", locale, letter=letter, what=what, segment=where)
+
+
+def action_button(
+    action: str,
+    segments: Sequence[str],
+    locale: str = "en",
+    sides: Mapping[str, Sequence[str]] | None = None,
+) -> str:
+    """:func:`action_label` when it fits a button (Discord's guidance of 34 characters),
+    else the spot's letter and the figure alone (``A: follower (knight)``): the image
+    shows where the letter is."""
+    full = action_label(action, segments, locale, sides)
+    if len(full) <= BUTTON_GUIDE or action == "none":
+        return full
+    kind, _, segment = action.partition(":")
+    letter = chr(ord("A") + segments.index(segment)) if segment in segments else "?"
+    base = segment.rstrip("0123456789")
+    what = t(f"figure.{kind}", locale) if kind in KIND_WORDS else kind
+    if kind in ("follower", "big") and base in ROLE_WORDS:
+        with_role = t("tile.figure_role", locale, figure=what, role=t(f"role.{base}", locale))
+        text = t("tile.action_short", locale, letter=letter, what=with_role)
+        if len(text) <= BUTTON_GUIDE:
+            return text
+        what = t(f"role.{base}", locale)
+    return t("tile.action_short", locale, letter=letter, what=what)

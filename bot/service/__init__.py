@@ -45,6 +45,8 @@ from bot.model.table import (
 )
 from bot.service.facade import TableService, open_tables
 from bot.service.hints import HintsOff, TableHint
+from bot.service.seasons import SeasonBoard, SeasonError
+from bot.service.tournaments import OpenedTable, RoundOpened, TournamentError
 
 __all__ = [
     "ABSENT_POLICIES",
@@ -62,10 +64,14 @@ __all__ = [
     "NotHost",
     "NotSeated",
     "NotYourTurn",
+    "OpenedTable",
     "Phase",
     "PrivateInfo",
     "PrivateUpdate",
     "PublicUpdate",
+    "RoundOpened",
+    "SeasonBoard",
+    "SeasonError",
     "Seat",
     "StaleVersion",
     "TableError",
@@ -74,6 +80,7 @@ __all__ = [
     "TableNotFound",
     "TableRecord",
     "TableService",
+    "TournamentError",
     "WrongPhase",
     "open_tables",
 ]

@@ -53,8 +53,10 @@ from bot.service.lobby import Lobby
 from bot.service.play import Play
 from bot.service.rematch import Rematch
 from bot.service.results import Results
+from bot.service.seasons import Seasons
 from bot.service.steps import Steps
 from bot.service.store import TableStore
+from bot.service.tournaments import LaterHook, Tournaments
 from bot.service.turn_clock import Schedule, TurnClock
 from bot.service.views import Views
 from bot.storage.base import Storage
@@ -124,13 +126,14 @@ class TableService:
         self._games = games = Games(load_game)
         self._schedule = schedule = Schedule()
         self._results = results = Results(storage, games)
+        tournament_hook = LaterHook()
         # After each commit: the result of a finished game first, then the clock.
         self._store = store = TableStore(
             storage,
             games,
             self.clock,
             snapshot_every=snapshot_every,
-            after_commit=(results, schedule),
+            after_commit=(results, schedule, tournament_hook),
         )
         announcer = Announcer(games)
         steps = Steps(store, games, announcer, self.clock)
@@ -148,6 +151,11 @@ class TableService:
             store, games, steps, announcer, bots, self.clock, require_person=require_person
         )
         self._rematch = Rematch(store, lobby, announcer)
+        #: Tournaments (#32): front ends call this part directly (see bot.service.tournaments).
+        self.tournaments = Tournaments(storage, store, games, results, lobby, self.clock)
+        tournament_hook.target = self.tournaments
+        #: Seasons (#32): a game's leaderboard over a stretch of time.
+        self.seasons = Seasons(storage, games, self.clock)
         self._play = Play(store, games, steps, announcer, bots)
         self._views = Views(store, storage, games, announcer, snapshot_every=snapshot_every)
         self._hints = Hints(
@@ -174,21 +182,26 @@ class TableService:
             self.owns_guild = owns_guild
         await self._results.recover(self.owns_guild)
         self._clock_loop.start(await self._store.tables_with_deadline(), self.owns_guild)
+        await self.tournaments.start(self.owns_guild)
 
     async def stop(self) -> None:
         """Stop the bots' background turns and the clock loop (storage stays open; its owner
         closes it)."""
         await self._bots.stop()
         await self._clock_loop.stop()
+        await self.tournaments.stop()
 
     async def idle(self) -> None:
         """Wait until the background bot turns (``defer_bots``) have all been played."""
+        await self._bots.idle()
+        await self.tournaments.idle()
         await self._bots.idle()
 
     async def run_due(self) -> None:
         """Deliver every turn-clock event that is due now (tests call it after moving a
         :class:`~bot.model.clock.FakeClock`)."""
         await self._clock_loop.run_due()
+        await self.tournaments.run_due()
 
     def load_game(self, game: str) -> Any:
         """The engine module of ``game`` (looked up once)."""

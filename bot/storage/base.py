@@ -10,6 +10,8 @@ from bot.model.table import LogEntry, TableRecord
 if TYPE_CHECKING:
     from bot.after_game.game_result import GameResult
     from bot.after_game.ratings import Rating
+    from bot.tournament.record import TournamentRecord
+    from bot.tournament.season import Season
 
     #: Computes a result's new ratings from the stored ones, inside the transaction that
     #: stores the result (so two results never rate from the same ratings).
@@ -166,4 +168,43 @@ class Storage(Protocol):
 
     async def finished_without_result(self) -> list[int]:
         """Finished tables whose result is not stored yet."""
+        ...
+
+    # --- tournaments (#32; bot.storage.sqlite_tournaments, bot.storage.postgres_tournaments) ---
+
+    async def create_tournament(self, record: TournamentRecord) -> int:
+        """Insert a tournament and return its id."""
+        ...
+
+    async def load_tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """The tournament, or None."""
+        ...
+
+    async def save_tournament(self, record: TournamentRecord, expected_version: int) -> bool:
+        """Store ``record`` if the stored version is still ``expected_version``."""
+        ...
+
+    async def list_tournaments(
+        self, guild_id: int | None = None, active: bool = True
+    ) -> list[TournamentRecord]:
+        """Tournaments of a guild (or every guild), oldest first."""
+        ...
+
+    async def create_tournament_table(
+        self, record: TableRecord, tournament_id: int, round_number: int, slot: int
+    ) -> tuple[int, bool]:
+        """The table of a tournament's round and slot, inserted with its link in one
+        transaction, or the one already linked: (table id, created)."""
+        ...
+
+    async def tournament_tables(self, tournament_id: int) -> dict[tuple[int, int], int]:
+        """The tables a tournament opened: (round, slot) -> table id."""
+        ...
+
+    async def create_season(self, season: Season) -> int:
+        """Insert a season and return its id."""
+        ...
+
+    async def list_seasons(self, guild_id: int, game: str | None = None) -> list[Season]:
+        """A guild's seasons (of one game), oldest first."""
         ...

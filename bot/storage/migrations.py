@@ -162,6 +162,48 @@ MIGRATIONS: tuple[tuple[int, tuple[Statement, ...]], ...] = (
     (
         4,
         (
+            # #32 tournaments: one row per tournament, its pure state as JSON
+            # (bot.tournament.model.Tournament); ``version`` guards every write, so a round is
+            # recorded once however many processes (or restarts) try.
+            """CREATE TABLE tournaments (
+                id {pk},
+                guild_id {big} NOT NULL,
+                channel_id {big} NOT NULL,
+                host_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                phase TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                setup TEXT NOT NULL,
+                state TEXT NOT NULL,
+                created_at {real} NOT NULL,
+                updated_at {real} NOT NULL
+            )""",
+            "CREATE INDEX tournaments_by_guild ON tournaments (guild_id, phase)",
+            # The table of each round's slot, inserted in the same transaction as the table:
+            # a slot never gets a second table.
+            """CREATE TABLE tournament_tables (
+                tournament_id {big} NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+                round INTEGER NOT NULL,
+                slot INTEGER NOT NULL,
+                table_id {big} NOT NULL UNIQUE REFERENCES tables (id) ON DELETE CASCADE,
+                PRIMARY KEY (tournament_id, round, slot)
+            )""",
+            # Seasons of a game on a guild (bot.tournament.season): their leaderboard is
+            # computed from the results finished between start_at and end_at.
+            """CREATE TABLE seasons (
+                id {pk},
+                guild_id {big} NOT NULL,
+                game TEXT NOT NULL,
+                name TEXT NOT NULL,
+                start_at {real} NOT NULL,
+                end_at {real} NOT NULL
+            )""",
+            "CREATE INDEX seasons_by_guild ON seasons (guild_id, game, start_at)",
+        ),
+    ),
+    (
+        5,
+        (
             # Issue #37: the compact move log (bot.storage.log_rows), 32 entries a row keyed
             # by (table, chunk) only; the one-row-per-entry ``moves`` is converted and dropped.
             """CREATE TABLE move_chunks (

@@ -22,6 +22,7 @@ from bot.storage.log_rows import (
     first_chunk,
 )
 from bot.storage.postgres_results import PostgresResultsMixin
+from bot.storage.postgres_tournaments import PostgresTournamentsMixin
 from bot.storage.rows import (
     BOARD_PHASES,
     INSERT_TABLE,
@@ -42,7 +43,7 @@ from bot.storage.rows import (
 _MIGRATION_LOCK = 0x706F6570  # "poep"
 
 
-class PostgresStorage(PostgresResultsMixin):
+class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin):
     """:class:`bot.storage.base.Storage` on PostgreSQL through an asyncpg pool."""
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:

@@ -34,9 +34,10 @@ from bot.storage.rows import (
     update_values,
 )
 from bot.storage.sqlite_results import SqliteResultsMixin
+from bot.storage.sqlite_tournaments import SqliteTournamentsMixin
 
 
-class SqliteStorage(SqliteResultsMixin):
+class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin):
     """:class:`bot.storage.base.Storage` on an SQLite file (or ``:memory:``).
 
     One connection serves the whole process; aiosqlite runs it on its own thread, so the event

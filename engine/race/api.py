@@ -530,6 +530,7 @@ class RaceGame:
         if "hand" in data:
             # ``hand`` is the viewer's cards in a view; the Tock hand number moves aside.
             data["hand_number"] = data.pop("hand")
+            data["cycle_hands"] = len(flow.TOCK_SIZES[cfg.players])
         if seat is not None:
             data["hand"] = hands[str(seat)]
         data["exchanged"] = sorted(s for s, _ in state.exchange)
@@ -601,7 +602,7 @@ class RaceGame:
             )
             if k in view
         }
-        for k in ("banned", "round", "folded"):
+        for k in ("banned", "round", "folded", "deal"):
             if k in view:
                 data[k] = view[k]
         if "hand_number" in view:

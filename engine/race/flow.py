@@ -119,7 +119,7 @@ def next_deal(state: State, events: list[Event]) -> State:
     what = "round" if cfg.is_dog else "hand"
     events.append(Event("hand_over", None, {what: state.number}))
     return deal(
-        state.evolve(banned=False, folded=frozenset()),
+        state.evolve(banned=False, folded=frozenset(), deals=state.deals + 1),
         cfg.next_seat(state.dealer),
         state.number + 1,
         events,

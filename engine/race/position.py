@@ -31,7 +31,7 @@ COMMON_FIELDS = {
     "game", "options", "players", "seats", "teams", "pawns", "hands", "phase", "turn",
     "dealer", "exchange", "draw", "discard", "left", "seven", "winner", "seed",
 }  # fmt: skip
-TOCK_FIELDS = COMMON_FIELDS | {"hand", "banned"}
+TOCK_FIELDS = COMMON_FIELDS | {"hand", "deal", "banned"}
 DOG_FIELDS = COMMON_FIELDS | {"round", "folded"}
 
 
@@ -204,6 +204,10 @@ def load(data: dict[str, Any], expected_game: str) -> State:
     number = _int(data, number_key, 1)
     if number < 1:
         raise _bad(f"{number_key} must be at least 1")
+    # Tock: the deals of the whole game (the hand number restarts with every deck cycle).
+    deals = number if cfg.is_dog else _int(data, "deal", number)
+    if deals < number:
+        raise _bad("deal must be at least hand")
     banned = data.get("banned", False)
     if type(banned) is not bool:
         raise _bad("banned must be a boolean")
@@ -291,6 +295,7 @@ def load(data: dict[str, Any], expected_game: str) -> State:
         turn=turn,
         dealer=dealer,
         number=number,
+        deals=deals,
         banned=banned,
         folded=folded,
         exchange=tuple(sorted(exchange)),
@@ -396,5 +401,6 @@ def write(state: State) -> dict[str, Any]:
         data["folded"] = sorted(state.folded)
     else:
         data["hand"] = state.number
+        data["deal"] = state.deals
         data["banned"] = state.banned
     return data

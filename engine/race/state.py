@@ -48,6 +48,7 @@ class State:
     turn: int = 0
     dealer: int = 0
     number: int = 1  # Tock: hand within the deck cycle; Dog: round
+    deals: int = 1  # Tock: deals made in the game so far, the current one included
     banned: bool = False
     folded: frozenset[int] = frozenset()
     exchange: tuple[tuple[int, str], ...] = ()

@@ -443,11 +443,13 @@ def draw_board_area(
     view: Mapping[str, Any],
     override: Mapping[Cell, tuple[str, int]] | None = None,
     figures: bool = True,
+    rulers: bool = True,
 ) -> None:
     """Tiles, coordinates, the latest-tile mark and figures of the view onto ``image``.
 
     Text sizes follow the phone rule for the width of ``image``: create it at its final
-    width before drawing.
+    width before drawing. ``rulers=False`` leaves the coordinates out (the placement image
+    numbers its cells, and a column "1" would read as cell 1).
     """
     draw = ImageDraw.Draw(image)
     t = layout.tile
@@ -460,7 +462,7 @@ def draw_board_area(
     label_size = legible(min(18, t * 0.3), image.width)
     # Every coordinate while it fits its cell, else every second one.
     step = 1 if t >= label_size * 2.1 else 2
-    for col in range(layout.columns):
+    for col in range(layout.columns if rulers else 0):
         x = layout.min_x + col
         if x % step == 0:
             draw_centered_text(
@@ -470,7 +472,7 @@ def draw_board_area(
                 label_size,
                 INK if x else HIGHLIGHT,
             )
-    for row in range(layout.rows):
+    for row in range(layout.rows if rulers else 0):
         y = layout.min_y + row
         if y % step == 0:
             draw_centered_text(

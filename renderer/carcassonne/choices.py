@@ -56,6 +56,16 @@ def spot_text(kind: str | None, segment: str, locale: str = "en") -> str:
     return translate("img.figure_on", locale, figure=figure, what=what)
 
 
+#: How the tile is turned, as an arrow showing where its top edge points: drawn beside each
+#: turn of the rotation strip and, per cell, for the turns legal on that cell.
+TURN_ARROWS = {0: "↑", 90: "→", 180: "↓", 270: "←"}
+
+
+def turn_marks(rotations: Sequence[int]) -> str:
+    """The arrows of ``rotations`` in the order of the strip (``"↑ ↓"``)."""
+    return " ".join(TURN_ARROWS[int(r) % 360] for r in sorted({int(r) % 360 for r in rotations}))
+
+
 def placement_order(placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:
     """The legal cells in the order they are numbered 1…n: by y, then x (as in CN-4.1)."""
     return sorted(((int(x), int(y)) for x, y in placements), key=lambda c: (c[1], c[0]))
@@ -77,7 +87,9 @@ def draw_placements(
     rotations = _rotations(placements)
     # Each turned tile is captioned as the menus say it ("turned right"), so a slot of the
     # strip is as wide as its caption needs.
-    captions = [translate(f"tile.turned.{rot}", locale) for rot in rotations]
+    captions = [
+        f"{TURN_ARROWS[rot]} {translate(f'tile.turned.{rot}', locale)}" for rot in rotations
+    ]
     width = max(layout.width + 8, scoreboard_width(view), 560)
     for _ in range(2):  # a wider image may need a larger font for the phone
         slot = _strip_slot(captions, legible(20, width))
@@ -89,10 +101,11 @@ def draw_placements(
     image = Image.new("RGB", (width, height), PAPER)
     draw_header(image, 0, view, layout, locale, names)
     board = Image.new("RGB", (width, layout.height), PAPER)
-    draw_board_area(board, layout, view)
+    draw_board_area(board, layout, view, rulers=False)
     draw = ImageDraw.Draw(board)
     t = layout.tile
-    size = legible(t * 0.42, width)
+    size = legible(t * 0.36, width)
+    marks_size = legible(t * 0.28, width)
     for number, cell in enumerate(order, start=1):
         if not layout.contains(cell):
             continue
@@ -104,7 +117,19 @@ def draw_placements(
             outline=HIGHLIGHT,
             width=max(2, t // 14),
         )
-        draw_centered_text(draw, (ox + t / 2, oy + t / 2 + 1), str(number), size, INK)
+        # The number above, the turns legal on this very cell below (the strip says which
+        # arrow is which turn).
+        draw_centered_text(draw, (ox + t / 2, oy + t * 0.37), str(number), size, INK)
+        marks = turn_marks(placements.get(cell, ()))
+        draw_centered_text(
+            draw,
+            (ox + t / 2, oy + t * 0.74),
+            marks,
+            marks_size,
+            HIGHLIGHT,
+            stroke=1,
+            stroke_fill=HIGHLIGHT,
+        )
     image.paste(board, (0, header))
     draw = ImageDraw.Draw(image)
     tile_id = view.get("current_tile")

@@ -37,9 +37,30 @@ def test_n_3_6_normal_form_round_trips_exactly() -> None:
     pos = tock.to_position(state)
     assert set(pos) == {
         "game", "options", "players", "seats", "teams", "pawns", "hands", "phase", "turn",
-        "dealer", "hand", "banned", "exchange", "draw", "discard", "left", "seven", "winner",
-        "seed",
+        "dealer", "hand", "deal", "banned", "exchange", "draw", "discard", "left", "seven",
+        "winner", "seed",
     }  # fmt: skip
+
+
+def test_tock_counts_the_deals_of_the_whole_game_across_deck_cycles() -> None:
+    """``hand`` restarts with every deck cycle (T-4.2); ``deal`` counts on (#36)."""
+    state = tock.new_game(2, {}, 5)
+    seen: list[tuple[int, int]] = []
+    while tock.outcome(state) is None and len(seen) < 9:
+        view = tock.view(state, None)
+        pair = (view["deal"], view["hand_number"])
+        if not seen or seen[-1] != pair:
+            seen.append(pair)
+        seat = min(tock.seats_to_act(state))
+        state = tock.apply(state, tock.legal_moves(state, seat)[0])
+    assert [deal for deal, _ in seen] == list(range(1, len(seen) + 1))
+    assert [hand for _, hand in seen][:8] == [1, 2, 3, 4, 5, 6, 1, 2], "a cycle of 6 hands"
+    assert tock.view(state, None)["cycle_hands"] == 6
+    again = tock.to_position(tock.from_position(tock.to_position(state)))
+    assert again["deal"] == tock.to_position(state)["deal"]
+    old = tock.to_position(state)
+    del old["deal"]
+    assert tock.to_position(tock.from_position(old))["deal"] == old["hand"], "default: hand"
 
 
 def test_n_3_6_pending_seven_round_trips() -> None:

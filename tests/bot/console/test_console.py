@@ -339,3 +339,64 @@ def test_figure_spots_are_listed_with_the_letters_of_their_image(tmp_path: Path)
     letters = re.findall(r"\b([A-Z]) — follower", figure_step)
     assert letters == ["A", "B", "C"][: len(letters)], figure_step
     assert len(letters) >= 2, figure_step  # a road and a field at least
+
+
+def test_the_choice_image_is_written_beside_the_board(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    result = _play(
+        [
+            "tock",
+            "--players",
+            "2",
+            "--bots",
+            "0",
+            "--seed",
+            "2",
+            "--db",
+            ":memory:",
+            "--out",
+            str(boards),
+        ],
+        stdin="\n" + "q\n",
+    )
+    assert result.returncode == 0, result.stderr
+    choices = boards / "table1-choices.png"
+    assert choices.read_bytes().startswith(b"\x89PNG")
+    assert str(choices) in " ".join(result.stdout.split()) or "choices.png" in result.stdout
+
+
+def test_the_choice_image_speaks_the_players_language(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    import renderer
+    from bot.console import play as console_module
+    from engine import tock
+    from tests.renderer.pixels import recorded_texts
+
+    state = tock.from_position(
+        {"game": "tock", "players": 2, "pawns": {"0": ["r3"]}, "hands": {"0": ["5", "K"]}}
+    )
+    view = tock.view(state, 0)
+    legal = [str(m) for m in tock.legal_moves(state, 0)]
+    images = console_module._Images(str(tmp_path), False, Console(file=io.StringIO()))
+    renderer.clear_caches()
+    with recorded_texts() as drawn:
+        paths = images.choices(1, view, legal, "de", ["Anna", "Bot 2"])
+    assert paths == [tmp_path / "table1-choices.png"]
+    texts = " ".join(text for text, _ in drawn)
+    assert "Jede Zahl ist die Schaltfläche" in texts
+    numbers = [text for text, _ in drawn if text.isdigit()]
+    for number in range(1, len(legal) + 1):
+        assert numbers.count(str(number)) == 1, (number, legal)
+
+
+def test_each_placement_in_the_terminal_says_what_it_does(tmp_path: Path) -> None:
+    result = _play(
+        ["carcassonne", "--players", "2", "--seed", "5", "--db", ":memory:", "--no-images"],
+        stdin="q\n",
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if re.search(r"(?i)cell \d+, ", line)]
+    assert rows, result.stdout
+    said = ("closes", "joins", "extends", "starts")
+    assert all(any(word in row for word in said) for row in rows), rows

@@ -1,6 +1,7 @@
 """Every button and menu of the play prompts fits Discord's limits by its words, never by a cut.
 
-Discord takes a button label of at most 80 characters, a select option's label and
+Discord takes a button label of at most 80 characters (and its guidance asks for 34, the
+limit checked here), a select option's label and
 description of at most 100 each, a placeholder of at most 150. The prompts choose words that
 fit (the detail of a move in its option's description, captures counted, others' pawns named
 by colour when names take too much room, a split 7 move by move when whole plays would not
@@ -23,12 +24,11 @@ import pytest
 
 from bot.discord_ui import race_prompts, tile_prompts, tile_words
 from bot.discord_ui.components import (
-    BUTTON_LABEL,
     OPTION_DESCRIPTION,
     OPTION_LABEL,
     PLACEHOLDER,
 )
-from bot.discord_ui.prompts import PAGE_SIZE, SELECTS_PER_PAGE, Prompt
+from bot.discord_ui.prompts import BUTTON_GUIDE, PAGE_SIZE, SELECTS_PER_PAGE, Prompt
 from bot.discord_ui.rendering import Renderer
 from bot.model.effects import PrivateInfo
 from bot.model.table import Phase, Seat, TableRecord
@@ -53,7 +53,8 @@ def _texts(prompt: Prompt) -> Iterator[tuple[str, str, int]]:
     for item in prompt.items:
         control = item.item
         if isinstance(control, discord.ui.Button):
-            yield "button", control.label or "", BUTTON_LABEL
+            # Discord's guidance, not only the API's 80 (#36): 34 characters in every language.
+            yield "button", control.label or "", BUTTON_GUIDE
         elif isinstance(control, discord.ui.Select):
             yield "placeholder", control.placeholder or "", PLACEHOLDER
             for option in control.options:
@@ -257,7 +258,16 @@ async def _tile_prompts(info: PrivateInfo, locale: str, rng: random.Random) -> l
     placements = tile_words.placements_of(info)
     order = DESK.renderer.order(placements)
     prompts = []
-    public = tile_words.placement_controls(3, 9, placements, order, locale)
+    public = tile_words.placement_controls(
+        3,
+        9,
+        placements,
+        order,
+        locale,
+        effects=tile_words.placement_effects_of(view),
+        me=info.seat,
+        names={s.index: s.label for s in info.table.seats},
+    )
     if public is not None:
         prompts.append(Prompt("", public))
     prompts.append(await tile_prompts.cells_prompt(DESK, info, 0, image=False, locale=locale))  # type: ignore[arg-type]

@@ -178,5 +178,9 @@ def test_a_single_placement_is_one_button_that_says_it() -> None:
 
     items = placement_controls(1, 2, {(3, 4): [90]}, [(3, 4)])
     assert items is not None
-    assert [i.item.label for i in items] == ["Place the tile: Cell 1, turned right"]
+    # "Place the tile: Cell 1, turned right" passes Discord's 34 characters: the placement.
+    assert [i.item.label for i in items] == ["Cell 1, turned right"]
+    assert [i.item.label for i in placement_controls(1, 2, {(0, 1): [0]}, [(0, 1)])] == [
+        "Place the tile: Cell 1, as drawn"
+    ]
     assert isinstance(items[0].item, discord.ui.Button)

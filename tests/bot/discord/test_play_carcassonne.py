@@ -61,3 +61,33 @@ async def test_figure_step_still_works_when_the_preview_fails(
     assert prompt.content.startswith("You placed")
     log = await world.desk.service.storage.load_log(table_id)
     assert [e.text for e in log][-1] == "none"
+
+
+async def test_place_elsewhere_goes_back_to_the_placement_and_stores_nothing(
+    world: World,
+) -> None:
+    from tests.bot.discord.driving import find, press, selects, to_act
+
+    table_id, thread = await start_for_two(world, "carcassonne", seed=5)
+    board = world.newest_board(thread)
+    user = to_act(board, [world.alice, world.bob])[0]
+    before = [e.text for e in await world.desk.service.storage.load_log(table_id)]
+    for menu in selects(board):
+        # A placement with a figure spot, so that the figure step opens.
+        for option in menu["options"]:
+            result = await user.select(board, custom_id=menu["custom_id"], values=[option["value"]])
+            prompts = result.visible_to(user)
+            if prompts and "figure" in prompts[0].content:
+                break
+        else:
+            continue
+        break
+    prompt = prompts[0]
+    elsewhere = find(prompt, ":again")
+    assert elsewhere["label"] == "Place elsewhere"
+    await press(world, user, prompt, elsewhere["custom_id"])
+    after = [e.text for e in await world.desk.service.storage.load_log(table_id)]
+    assert after == before, "nothing stored"
+    assert "Where" in prompt.content or "cell" in prompt.content.lower(), prompt.content
+    assert selects(prompt), "the placement's choices are offered again"
+    assert prompt.attachments, "with the placement image"

@@ -56,15 +56,16 @@ async def test_banned_hand_offers_only_discards_with_the_reason() -> None:
         DESK, info({"hand": ["3", "10"], "banned": True, "phase": "play"}, ("3:D", "10:D"))
     )
     assert "banned" in prompt.content
-    # One way to play each card: the button says it, and plays it on one click.
-    assert [b.label for b in buttons(prompt)] == ["1. 3: discard", "2. 10: discard"]
+    # One way to play each card: the button names the card as its face shows it, says the
+    # way, and plays it on one click.
+    assert [b.label for b in buttons(prompt)] == ["3 ♥: discard", "10 ♣: discard"]
     assert all(not b.disabled for b in buttons(prompt))
 
 
 async def test_a_card_with_one_move_says_the_move_and_others_their_card() -> None:
     legal = ("K:E", "Q:r5-r17", "Q:r40-r52")
     prompt = await hand_prompt(DESK, info({"hand": ["4", "Q", "K"], "phase": "play"}, legal))
-    assert [b.label for b in buttons(prompt)] == ["1. 4", "2. Q", "3. K: bring a pawn out"]
+    assert [b.label for b in buttons(prompt)] == ["4 ♠", "Q ♠", "K ♦: bring a pawn out"]
     assert single_move(info({"hand": ["Q", "K"]}, legal), "K") == "K:E"
     assert single_move(info({"hand": ["Q", "K"]}, legal), "Q") is None
     waiting = info({"hand": ["Q", "K"]}, legal, to_act=False)
@@ -83,7 +84,7 @@ async def test_dog_fold_is_the_only_action_without_a_move() -> None:
     prompt = await hand_prompt(DESK, info({"game": "dog", "hand": ["3", "5"]}, ("F",)))
     assert "fold" in prompt.content
     labels = {b.label: b.disabled for b in buttons(prompt)}
-    assert labels == {"1. 3": True, "2. 5": True, "Fold": False}
+    assert labels == {"3 ♥": True, "5 ♦": True, "Fold": False}
 
 
 async def test_a_forced_discard_says_which_pawn_blocks_the_way() -> None:
@@ -136,10 +137,13 @@ async def test_split_seven_offers_starts_and_then_segments_with_steps_left() -> 
     pending = info({"hand": [], "seven": {"card": "7", "left": 6}}, ("r6-r7", "r6-r12"))
     prompt = await hand_prompt(DESK, pending)
     assert "6 steps left" in prompt.content
-    assert [b.label for b in buttons(prompt)] == [
-        "your pawn 6 → 7 fields past your start (1 step)",
-        "your pawn 6 → 12 fields past your start (6 steps)",
+    # Too long for buttons of Discord's 34 characters: a menu, numbered like the image.
+    menus = [i.item for i in prompt.items if isinstance(i.item, discord.ui.Select)]
+    assert [o.label for o in menus[0].options] == [
+        "1. your pawn 6 → 7 fields past your start (1 step)",
+        "2. your pawn 6 → 12 fields past your start (6 steps)",
     ]
+    assert prompt.moves == ("r6-r7", "r6-r12"), "the image marks the same moves"
 
 
 def test_many_split_sevens_go_segment_by_segment_biggest_effect_first() -> None:
@@ -173,12 +177,13 @@ async def test_the_joker_offers_every_kind_in_one_list() -> None:
     joker = info({"game": "dog", "hand": ["5", "X"]}, legal, seven_starts={"X": ("X=7:r5-r6",)})
     prompt = card_prompt(joker, 1)
     assert "Joker" in prompt.content
-    assert [b.label for b in buttons(prompt)] == [
-        "Joker as A: bring a pawn out",
-        "Joker as 7: your pawn 5 → 6 fields past your start (1 step)",
-        "Joker as K: your pawn 5 → 18 fields past your start",
-        "Back",
+    menus = [i.item for i in prompt.items if isinstance(i.item, discord.ui.Select)]
+    assert [o.label for o in menus[0].options] == [
+        "1. A: bring a pawn out",
+        "2. 7: your pawn 5 → 6 fields past your start (1 step)",
+        "3. K: your pawn 5 → 18 fields past your start",
     ]
+    assert [b.label for b in buttons(prompt)] == ["Back"]
     assert choices(joker, "X") == ["X=A:E", "X=7:r5-r6", "X=K:r5-r18"]
     assert choices(joker, "X=7") == ["X=7:r5-r6"]
     assert choices(joker, "5") == ["5:r5-r10"]
@@ -193,3 +198,19 @@ async def test_a_joker_with_more_plays_than_the_selects_hold_asks_its_kind_first
     prompt = card_prompt(joker, 0)
     assert "joker stand for" in prompt.content
     assert [b.label for b in buttons(prompt)] == ["Joker as Q", "Joker as K", "Back"]
+
+
+async def test_a_seven_with_one_way_plays_on_one_click_and_reads_as_its_card() -> None:
+    starts = {"7": tuple(f"7:r5-r{5 + n}" for n in range(1, 8))}
+    seven = info(
+        {"hand": ["7", "Q"], "phase": "play"},
+        ("7:r5-r12", "Q:r5-r17", "Q:r40-r52"),
+        seven_starts=starts,
+    )
+    assert single_move(seven, "7") == "7:r5-r12", "one whole play: one click"
+    labels = [b.label for b in buttons(await hand_prompt(DESK, seven))]
+    assert labels[0].startswith("7 ♥"), "the button reads as the card"
+    assert labels[1] == "Q ♠", "a card with two ways opens them"
+    for locale in ("en", "de", "hu"):
+        prompt = await hand_prompt(DESK, seven, locale=locale)
+        assert all(len(b.label or "") <= 34 for b in buttons(prompt))

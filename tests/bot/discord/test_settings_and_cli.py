@@ -77,7 +77,7 @@ async def test_sync_commands_registers_globally(tmp_path) -> None:
         assert process.returncode == 0
         names = {c["name"] for c in fake.global_commands}
     expected = {"tock", "dog", "carcassonne", "table", "rules", "move"}
-    expected |= {"stats", "leaderboard", "history"}
+    expected |= {"stats", "leaderboard", "history", "tournament", "season"}
     assert names == expected
     assert f"Synced {len(expected)} commands".encode() in stdout
 

@@ -53,6 +53,8 @@ async def test_a_seven_in_three_segments(world: World) -> None:
         await press(
             world, world.alice, prompt, find(prompt, f":card:{hand.index('7')}")["custom_id"]
         )
+        # The 7's choices come with the board marking where each lands (#36).
+        assert [f.filename for f in prompt.attachments] == ["choices.png"]
         shortest = min(starts, key=_steps)
         await choose(
             world, world.alice, prompt, "7", race_prompts.choices(info, "7").index(shortest), stats
@@ -60,6 +62,7 @@ async def test_a_seven_in_three_segments(world: World) -> None:
         segments, lefts = 1, []
         while not prompt.content.startswith("You played"):
             assert "steps left" in prompt.content, prompt.content
+            assert [f.filename for f in prompt.attachments] == ["choices.png"]
             lefts.append(int(prompt.content.split("**")[1].split()[0]))
             info = await world.desk.service.private_info(table_id, world.alice.id)
             offered = race_prompts.choices(info, "S")
