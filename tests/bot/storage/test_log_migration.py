@@ -30,7 +30,7 @@ COPIED = ("tables", "moves", "snapshots", "results", "result_players", "ratings"
 
 def _old() -> dict[str, Any]:
     """What the old database holds: records, logs and results, read with plain SQL."""
-    conn = sqlite3.connect(OLD)
+    conn = sqlite3.connect(f"file:{OLD}?immutable=1", uri=True)  # never written to
     try:
         assert conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] == 3
         records = {row[0]: record_from_row(row) for row in conn.execute(SELECT_TABLE)}
