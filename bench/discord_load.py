@@ -17,7 +17,10 @@ Printed per level:
 * click → board: from the click that completes a person's move to the next board image posted
   in the table's thread (the move made public, drawn);
 * click → turn: from that click to the next board that asks the person again (the bots played);
-* loop lag: how late a 10 ms timer fires in the bot process's event loop, during the run.
+* loop lag: how late a 10 ms timer fires in the bot process's event loop, during the run;
+* CPU: the bot process's own CPU time during the run as a share of one core (the event loop's
+  process: issue 30 wants it under one core), and its worker processes' (bot searches, board
+  drawing) together, read from ``/proc``.
 
 For hard bots the budgets of issue 23 are checked (ack p99 ≤ 100 ms, lag p99 ≤ 50 ms, board
 p50 ≤ 2 s and p99 ≤ 5 s). The machine is shared: figures are noisy, so compare runs made back
@@ -70,6 +73,30 @@ def percentile(values: list[float], fraction: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of process ``pid`` so far, from ``/proc`` (0 when gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu(pid: int) -> dict[int, float]:
+    """CPU time so far of every child process of ``pid`` (its workers)."""
+    found: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found[int(entry.name)] = cpu_seconds(int(entry.name))
+    return found
 
 
 def load() -> str:
@@ -381,6 +408,8 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                     started_wall, started = time.time(), time.perf_counter()
                     posted_before = sum(len(watch.posts.get(th.id, [])) for _, th in players)
                     before = load()
+                    main_cpu = cpu_seconds(process.pid)
+                    workers_cpu = children_cpu(process.pid)
                     stop_at = started + args.duration
                     rng = random.Random(7)
                     await asyncio.gather(
@@ -393,6 +422,14 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                     )
                     elapsed = time.perf_counter() - started
                     ended_wall = time.time()
+                    main_share = (cpu_seconds(process.pid) - main_cpu) / elapsed
+                    workers_share = (
+                        sum(
+                            seconds - workers_cpu.get(child, 0.0)
+                            for child, seconds in children_cpu(process.pid).items()
+                        )
+                        / elapsed
+                    )
                     moves = (
                         sum(len(watch.posts.get(th.id, [])) for _, th in players) - posted_before
                     )
@@ -430,7 +467,8 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
         f"click→ack p50 {ms * percentile(acks, 0.5):.0f} / p99 {ms * percentile(acks, 0.99):.0f} ms"
         f" | click→board p50 {percentile(boards, 0.5):.2f} / p99 {percentile(boards, 0.99):.2f} s"
         f" | click→turn p50 {percentile(turns, 0.5):.1f} / p99 {percentile(turns, 0.99):.1f} s"
-        f" | loop lag p99 {ms * lag99:.0f} / max {ms * max(lags or [0]):.0f} ms | "
+        f" | loop lag p99 {ms * lag99:.0f} / max {ms * max(lags or [0]):.0f} ms"
+        f" | CPU bot process {100 * main_share:.0f} %, workers {100 * workers_share:.0f} % | "
         f"{len(boards)} turns, {figures.late_acks} late, {figures.timeouts} timeouts, "
         f"{errors} tracebacks | load {before} -> {load()}"
     )

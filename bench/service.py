@@ -1,7 +1,7 @@
 """Drive many tables at once through the table service and print act latency.
 
     python -m bench.service [--tables 200] [--acts 20] [--think 2.0] [--no-render]
-                            [--render-in thread|process] [--gc tuned|default]
+                            [--render-in pool|thread|process] [--gc tuned|default]
 
 Each table has one person and bots (Tock 4, Dog 4 and Carcassonne 2 in turn), over SQLite on
 disk. A person thinks for a random time (uniform, mean ``--think`` seconds, default 2), then
@@ -12,10 +12,12 @@ seeded random legal move here, so the figures measure the service, not bot searc
 
 ``--gc tuned`` (the default) calls :func:`bot.gc_tuning.tune_gc` after start-up as the bot's
 entry points do; ``--gc default`` keeps CPython's settings, for comparison. The collector's
-pauses during the run are counted and printed per generation. ``--render-in process`` draws
-in a process pool instead of a thread, so that drawing does not compete with the event loop
-for the GIL. The load average is printed before and after: the machine may be shared, and
-the figures mean little without it.
+pauses during the run are counted and printed per generation. ``--render-in pool`` (the
+default) draws as the running bot does, in its :class:`~bot.discord_ui.render_pool.RenderPool`
+(warm workers, only a table's newest waiting board drawn: a skipped board is counted, not
+timed); ``process`` in a plain process pool of two, ``thread`` in a thread of the process
+(what the bot did before the pool). The load average is printed before and after: the
+machine may be shared, and the figures mean little without it.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.bots.choosers import random_chooser
+from bot.bots.pool import machine_cores
+from bot.discord_ui.render_pool import RenderPool, Stale, render_workers
 from bot.gc_tuning import tune_gc, untune_gc
 from bot.service import Phase, TableService
 from bot.storage import open_storage
@@ -107,6 +111,7 @@ async def _table(
     think: float,
     render: Callable[[Mapping[str, Any]], bytes] | None,
     executor: Executor | None,
+    pool: RenderPool | None,
     act_times: list[float],
     render_times: list[float],
     render_errors: list[str],
@@ -127,11 +132,15 @@ async def _table(
         if render is not None and view is not None:
             started = time.perf_counter()
             try:
-                if executor is None:
+                if pool is not None:
+                    await pool.run(render, dict(view), key=table_id)
+                elif executor is None:
                     await asyncio.to_thread(render, view)
                 else:
                     # The view is plain JSON-able data, so it pickles cheaply to a worker.
                     await asyncio.get_running_loop().run_in_executor(executor, render, dict(view))
+            except Stale:
+                continue  # a newer board of this table was asked for meanwhile
             except Exception as error:  # the renderer's bug must not stop the service figures
                 render_errors.append(f"{view.get('game')}: {type(error).__name__}: {error}")
                 continue
@@ -143,6 +152,10 @@ async def main(
 ) -> None:
     render = _renderer() if draw else None
     executor = ProcessPoolExecutor(2) if render is not None and render_in == "process" else None
+    pool = None
+    if render is not None and render_in == "pool":
+        pool = RenderPool(render_workers(machine_cores()))
+        await pool.start()
     print(f"load average before: {_load()}")
     with tempfile.TemporaryDirectory() as folder:
         storage = await open_storage(f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
@@ -166,6 +179,7 @@ async def main(
                     think,
                     render,
                     executor,
+                    pool,
                     act_times,
                     render_times,
                     render_errors,
@@ -180,8 +194,12 @@ async def main(
         await storage.close()
     if executor is not None:
         executor.shutdown()
+    if pool is not None:
+        await pool.close()
     gc_mode = "tuned (frozen after start-up)" if tuned_gc else "CPython defaults"
     render_mode = f"in a {render_in}" if render is not None else "off"
+    if pool is not None:
+        render_mode += f" of {pool.workers} worker(s), {pool.skipped} stale boards skipped"
     print(f"tables {tables}, acts {len(act_times)}, think mean {think:.2f} s, {elapsed:.1f} s")
     print(f"gc: {gc_mode}; rendering: {render_mode}")
     print(
@@ -209,7 +227,7 @@ if __name__ == "__main__":
     parser.add_argument("--acts", type=int, default=20)
     parser.add_argument("--think", type=float, default=2.0, help="mean thinking time (s)")
     parser.add_argument("--no-render", action="store_true")
-    parser.add_argument("--render-in", choices=("thread", "process"), default="thread")
+    parser.add_argument("--render-in", choices=("pool", "thread", "process"), default="pool")
     parser.add_argument("--gc", choices=("tuned", "default"), default="tuned")
     args = parser.parse_args()
     asyncio.run(

@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     bot_workers: int | None = Field(default=None, ge=1, alias="BOT_WORKERS")
     bot_time_budget: float = Field(default=1.0, gt=0, le=30, alias="BOT_TIME_BUDGET")
     bot_worker_nice: int = Field(default=10, ge=0, le=19, alias="BOT_WORKER_NICE")
+    # Images: the worker processes that draw them (empty: the cores less one for the process
+    # answering Discord and less BOT_WORKERS; 0: drawn in a thread of that process) and how
+    # much lower their priority is (between that process and the bots' searches).
+    render_workers: int | None = Field(default=None, ge=0, alias="RENDER_WORKERS")
+    render_worker_nice: int = Field(default=5, ge=0, le=19, alias="RENDER_WORKER_NICE")
     # How often a board that could not be posted (Discord down, a crash) is tried again.
     board_retry_seconds: float = Field(default=15.0, gt=0, alias="BOARD_RETRY_SECONDS")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.

@@ -15,6 +15,11 @@ Startbereich, Runde; German Dog: Pöppel, Starthaus, schupfen; Hungarian: bábu)
 share a message but not its words, ``terms.po`` holds the game's variant (``msgctxt``), and
 :func:`~i18n.catalog.game_terms` says a table's messages in its game's words. Hungarian picks
 *a*/*az* by the next word: write ``{seat:a}`` (see :mod:`~i18n.articles`), never "a(z)".
+A language may give a word its forms (cases, the word with its article) as entries
+``key|form`` (``card.acc.5|acc``, ``seat.bot|A``, ``figure.pig|nom``); a template picks one
+with ``{card:acc}`` (see :class:`~i18n.catalog.Phrase`). A Hungarian suffix after a number
+goes by how the number is spoken: ``{count:-as}`` reads ``5-ös``, ``6-os`` (see
+:mod:`~i18n.suffixes`).
 ``tests/i18n/test_terms.py`` holds the terms.
 
 Modules: :mod:`~i18n.catalog` (loading, ``t``), :mod:`~i18n.rules` (``/rules``),

@@ -39,7 +39,12 @@ def _number_takes_az(digits: str) -> bool:
 
 
 def with_article(value: object, spec: str) -> str:
-    """``value`` with its article in front (spec ``a``: a/az; spec ``A``: A/Az)."""
+    """``value`` with its article in front (spec ``a``: a/az; spec ``A``: A/Az).
+
+    A Discord mention (``<@id>``) names a person and takes none.
+    """
+    if str(value).startswith("<@"):
+        return str(value)
     article = "az" if takes_az(value) else "a"
     if spec == "A":
         article = article.capitalize()

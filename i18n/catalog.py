@@ -22,6 +22,7 @@ table's game: the variant is taken where there is one, the shared message everyw
 from __future__ import annotations
 
 import logging
+import re
 import string
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -34,6 +35,7 @@ from babel.core import Locale
 from babel.messages.pofile import read_po
 
 from i18n.articles import ARTICLE_SPECS, with_article
+from i18n.suffixes import suffixed
 
 log = logging.getLogger(__name__)
 
@@ -93,9 +95,60 @@ def game_variants(locale: str) -> Mapping[tuple[str, str], Entry]:
 
 
 @cache
-def _read(locale: str) -> tuple[dict[str, Entry], dict[tuple[str, str], Entry]]:
+def word_forms(locale: str) -> Mapping[str, Mapping[str, str]]:
+    """The grammatical forms of ``locale``'s words: key -> form name -> template.
+
+    A catalogue entry ``feature.road|sub`` or ``card.acc.5|acc`` is a form of the entry
+    before the bar (a case, the word with its article); a template chooses one with the spec
+    ``{x:sub}`` the way ``{seat:a}`` chooses *a*/*az* (see :class:`Phrase`). Forms belong to
+    one language (Hungarian cases have no English original), so they are not keys.
+    """
+    return _read(locale)[2]
+
+
+class Phrase(str):
+    """A said word or phrase that knows its grammatical forms (``forms``: name -> text).
+
+    It is a ``str`` (everything that shows or stores text takes it as it is); a template
+    spec names a form (``{card:acc}``, ``{name:A}``) and :func:`format_message` takes it,
+    or the phrase itself when it has no such form.
+    """
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Phrase:
+        phrase = super().__new__(cls, text)
+        phrase.forms = dict(forms or {})
+        return phrase
+
+    def capitalised(self) -> Phrase:
+        """The phrase and each form with an upper-case first letter."""
+        return Phrase(_upper_first(self), {k: _upper_first(v) for k, v in self.forms.items()})
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def name_phrase(name: str) -> Phrase:
+    """A person's name as a phrase: no article before it, whatever a template asks
+    (``{name:A}`` reads *A 2. bot* for a bot, *anna* for anna). A name that starts with a
+    number is a numbered seat (``1. játékos``, as ``poeppel play`` names its players): it
+    takes the article a number takes (*az 1. játékos*)."""
+    if isinstance(name, Phrase):
+        return name
+    if _NUMBER.match(name):
+        return Phrase(name, {spec: with_article(name, spec) for spec in ARTICLE_SPECS})
+    return Phrase(name, {"a": name, "A": name})
+
+
+@cache
+def _read(
+    locale: str,
+) -> tuple[dict[str, Entry], dict[tuple[str, str], Entry], dict[str, dict[str, str]]]:
     messages: dict[str, Entry] = {}
     variants: dict[tuple[str, str], Entry] = {}
+    word_forms: dict[str, dict[str, str]] = {}
     for path in catalogue_files(locale):
         with path.open("rb") as handle:
             po = read_po(handle, locale=locale, ignore_obsolete=True)
@@ -110,11 +163,15 @@ def _read(locale: str) -> tuple[dict[str, Entry], dict[tuple[str, str], Entry]]:
                 entry = tuple(message.string)
             if entry is None:
                 continue
+            if "|" in key and isinstance(entry, str):
+                base, _, form = key.partition("|")
+                word_forms.setdefault(base, {})[form] = entry
+                continue
             if message.context:
                 variants[(message.context, key)] = entry
             else:
                 messages[key] = entry
-    return messages, variants
+    return messages, variants, word_forms
 
 
 #: The game whose words messages are said in (``None``: the shared words).
@@ -194,16 +251,36 @@ def template(key: str, locale: object, count: int | None = None) -> str:
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` with one addition: the spec ``a``/``A`` puts an article before a value.
+    """``str.format`` with grammar specs.
 
-    ``{seat:a}`` reads ``az 1`` or ``a 2`` in Hungarian (see :mod:`i18n.articles`); every other
-    spec is Python's own.
+    * a form name (``{card:acc}``, ``{feature:sub}``, ``{name:A}``) on a :class:`Phrase`
+      takes that form of it (a word without it stays as it is);
+    * ``a``/``A`` otherwise puts an article before a number or a word of the catalogues:
+      ``{seat:a}`` reads ``az 1`` or ``a 2`` in Hungarian (see :mod:`i18n.articles`); a plain
+      string from outside the catalogues is a name (a person's, a mention) and takes none;
+    * ``-<suffix>`` on a number adds a Hungarian suffix by how the number is spoken:
+      ``{count:-as}`` reads ``5-ös``, ``6-os`` (see :mod:`i18n.suffixes`);
+    * every other spec is Python's own.
     """
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if not format_spec:
+            return super().format_field(value, format_spec)
+        if isinstance(value, Phrase) and format_spec in value.forms:
+            return value.forms[format_spec]
+        if format_spec.startswith("-") and format_spec[1:2].isalpha():
+            return suffixed(value, format_spec[1:])
         if format_spec in ARTICLE_SPECS:
-            return with_article(value, format_spec)
+            if isinstance(value, Phrase | int) or _NUMBER.match(str(value)):
+                return with_article(value, format_spec)
+            return str(value)  # a name from outside the catalogues (a person's) takes none
+        if format_spec.isalpha() and len(format_spec) > 1:
+            return str(value)  # a form this word does not have: the word itself
         return super().format_field(value, format_spec)
+
+
+#: A value that starts with a number (an article goes by how the number is spoken).
+_NUMBER = re.compile(r"^[\s*_`„\"'(\[#]*\d")
 
 
 _FORMATTER = _Formatter()
@@ -228,16 +305,19 @@ def t(key: str, locale: object, /, **params: Any) -> str:
     keys missing in that language fall back to English; a missing parameter stays as
     ``{name}`` in the text (a visible slip is better than a failed interaction). A plural
     entry takes its form from the ``count`` parameter.
+
+    The text is a :class:`Phrase`: a word of the catalogues, which takes an article where a
+    template asks for one (``{game:a}``); a plain string is a name from outside them.
     """
     count = params.get("count")
     text = template(key, locale, count if isinstance(count, int) else None)
     if not params and "{" not in text:
-        return text
+        return Phrase(text)
     try:
-        return format_message(text, params)
+        return Phrase(format_message(text, params))
     except (ValueError, IndexError, AttributeError, KeyError):
         log.warning("message %r in %s does not format with %s", key, locale, sorted(params))
-        return text
+        return Phrase(text)
 
 
 def tn(key: str, count: int, locale: object, /, **params: Any) -> str:

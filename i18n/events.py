@@ -45,6 +45,12 @@ def card_word(token: str, *, article: bool = False) -> Message:
     return msg(f"card.{'acc' if article else 'name'}.{token}")
 
 
+def card_name(token: str, locale: object) -> str:
+    """A card's name in ``locale`` (``Q`` -> Queen / Dame / Dáma), for images and captions."""
+    key = f"card.name.{token}"
+    return card_word(token).text(locale) if has_key(key) else token
+
+
 def card_as(kind: str) -> Message:
     """The kind a joker is played as, said after "as": ``a Jack``, ``als Buben`` (German
     puts the weak noun in the case of the joker it stands beside), ``bubi helyett``."""
@@ -94,7 +100,7 @@ def walk_words(
     first, second = _ahead(start, owner, board), _ahead(end, owner, board)
     if first is not None and second is not None and board:
         half = int(board["ring"]) // 2
-        if first <= half and second <= half:
+        if 0 < first <= half and second <= half:  # from the start field itself: said in words
             return msg(f"where.{whose}.span_past", start=first, count=second)
         if first > half and second > half:
             ring = int(board["ring"])
@@ -286,12 +292,12 @@ class _Facts:
 
 def _play(f: _Facts) -> Message:
     move = str(f.data["move"])
+    null = "_null" if move.endswith(":N") else ""  # a Jack that swaps nothing (braendi)
     if move.startswith("X="):
         declared = move[2:].partition(":")[0]
-        return msg("event.play_joker", colour=f.colour(f.seat), card=card_as(declared))
-    return msg(
-        "event.play", colour=f.colour(f.seat), card=card_word(str(f.data["card"]), article=True)
-    )
+        return msg(f"event.play_joker{null}", colour=f.colour(f.seat), card=card_as(declared))
+    card = card_word(str(f.data["card"]), article=True)
+    return msg(f"event.play{null}", colour=f.colour(f.seat), card=card)
 
 
 def _discard(f: _Facts) -> Message:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from i18n.catalog import game_terms, t
-from i18n.events import action_message, card_short, event_messages
+from i18n.events import action_message, card_word, event_messages
 from i18n.message import Message, Said, joined, msg
 
 
@@ -85,6 +85,6 @@ def _head(entry: HistoryFacts, kind: str, who: str) -> Message:
     if entry.card is None:
         return msg("history.pick_changed" if entry.changed else "history.pick", who=who)
     if entry.received:
-        return msg("history.pick_received", who=who, card=card_short(entry.card))
+        return msg("history.pick_received", who=who, card=card_word(entry.card, article=True))
     key = "history.pick_own_changed" if entry.changed else "history.pick_own"
-    return msg(key, card=card_short(entry.card))
+    return msg(key, card=card_word(entry.card, article=True))

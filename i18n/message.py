@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n.catalog import t
+from i18n.catalog import Phrase, format_message, normalise_locale, t, word_forms
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +32,16 @@ class Message:
 
     def text(self, locale: object) -> str:
         """The message in ``locale``, parameters said in the same language."""
-        said = t(self.key, locale, **{name: say(v, locale) for name, v in self.params.items()})
-        return said[:1].upper() + said[1:] if self.capital else said
+        params = {name: say(v, locale) for name, v in self.params.items()}
+        said = t(self.key, locale, **params)
+        forms = word_forms(normalise_locale(locale)).get(self.key) or {}
+        # A word of the catalogues, with its cases and article forms filled like itself.
+        said = Phrase(said, {form: format_message(text, params) for form, text in forms.items()})
+        if not self.capital:
+            return said
+        if isinstance(said, Phrase):
+            return said.capitalised()
+        return said[:1].upper() + said[1:]
 
     def capitalised(self) -> Message:
         """The same message opening a sentence (first letter upper case)."""
@@ -79,12 +87,36 @@ def say(value: Any, locale: object) -> Any:
     if isinstance(value, Message | Joined):
         return value.text(locale)
     if isinstance(value, list | tuple):
-        return list_words([str(say(item, locale)) for item in value], locale)
+        said = (say(item, locale) for item in value)
+        return list_words([item if isinstance(item, str) else str(item) for item in said], locale)
     return value
 
 
 def list_words(items: Sequence[str], locale: object) -> str:
-    """``a``, ``a and b``, ``a, b and c`` in ``locale``."""
+    """``a``, ``a and b``, ``a, b and c`` in ``locale``.
+
+    Items that know their forms (:class:`~i18n.catalog.Phrase`: a bot's name with its
+    article, a card in the accusative) make a list that knows them too: ``{names:A}`` reads
+    *anna és a 3. bot*, the capital only on the first.
+    """
     if len(items) <= 1:
-        return "".join(items)
-    return t("list.and", locale, first=", ".join(items[:-1]), last=items[-1])
+        return items[0] if items else ""
+    text = t("list.and", locale, first=", ".join(items[:-1]), last=items[-1])
+    names = {form for item in items if isinstance(item, Phrase) for form in item.forms}
+    if not names:
+        # Words of the catalogues make a phrase of them (it takes an article: {sides:a}).
+        return Phrase(text) if all(isinstance(item, Phrase) for item in items) else text
+    forms = {}
+    for form in names:
+        parts = [
+            _form(item, "a" if form == "A" and index else form) for index, item in enumerate(items)
+        ]
+        forms[form] = t("list.and", locale, first=", ".join(parts[:-1]), last=parts[-1])
+    return Phrase(text, forms)
+
+
+def _form(item: str, form: str) -> str:
+    """``form`` of one list item, or the item itself when it has no such form."""
+    if isinstance(item, Phrase):
+        return item.forms.get(form, str(item))
+    return item

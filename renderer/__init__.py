@@ -51,8 +51,9 @@ locale.
 ``clear_caches() -> None``
     Forget every cached layer, face and tile bitmap (tests that watch the drawing use it).
 ``warm_up() -> None``
-    Optional: prepare fonts and every Carcassonne tile's figure spots (about a second), so
-    that the first Carcassonne image of a running bot is as fast as the others.
+    Optional: prepare fonts, every Carcassonne tile's drawing and figure spots (about two
+    seconds), so that the first Carcassonne image of a running bot is as fast as the others
+    (the render pool's workers call it when they start).
 ``race_field_center(view, location) -> (x, y)``
     Pixel centre of a race location in the board image (for tests and image maps).
 ``carcassonne_cell_center(view, cell, *, extra=(), whole=False, locale="en") -> (x, y) | None``
@@ -73,16 +74,17 @@ from i18n import normalise_locale
 from renderer.carcassonne.board import (
     carcassonne_cell_center,
     carcassonne_palette,
+    clear_figure_sprites,
     draw_carcassonne_board,
 )
 from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
 from renderer.carcassonne.tiledata import all_tile_ids
-from renderer.carcassonne.tiles import segment_spot, tile_image
+from renderer.carcassonne.tiles import segment_spot, tile_image, warm_tiles
 from renderer.cards import card_face, draw_hand, hand_palette
 from renderer.race_board import clear_race_layers, draw_race_board, race_palette
 from renderer.race_layout import race_field_center
 from renderer.results import draw_animation, draw_results, pick_frames
-from renderer.style import encode_png
+from renderer.style import clear_text_stamps, encode_png
 
 __all__ = [
     "carcassonne_cell_center",
@@ -217,6 +219,8 @@ def clear_caches() -> None:
     """Forget every cached drawing, so that the next image is drawn from scratch."""
     with _LOCK:
         clear_race_layers()
+        clear_text_stamps()
+        clear_figure_sprites()
         card_face.cache_clear()
         tile_image.cache_clear()
 
@@ -224,6 +228,7 @@ def clear_caches() -> None:
 def warm_up() -> None:
     """Fill the caches that the first image of each game would otherwise fill."""
     with _LOCK:
+        warm_tiles(all_tile_ids())
         for tile_id in all_tile_ids():
             segment_spot(tile_id, 0, "city0")
         race_palette()

@@ -15,8 +15,8 @@ from renderer.style import (
     RGB,
     WHITE,
     draw_centered_text,
+    draw_text,
     fixed_palette,
-    font,
     min_text,
     text_width,
     tint,
@@ -157,7 +157,7 @@ def _tock_face(
     suit = _suit_of(card)
     colour = _draw_suit(draw, suit, 24, 50, 10)
     rank = card_rank(card, locale)
-    draw.text((10, 6), rank, font=font(30), fill=colour)
+    draw_text(draw, (10, 6), rank, 30, colour)
     _draw_suit(draw, suit, CARD_W - 24, CARD_H - 50, 10)
     draw_centered_text(draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, colour)
     _draw_hint(draw, card_hint("tock", card, locale), CARD_H - 22, CARD_W - 16, size)
@@ -186,7 +186,7 @@ def _dog_face(
         _draw_suit(draw, _suit_of(card), 30, CARD_H - 60, 10)
     label = t("card.X", locale).upper() if joker else card
     rank = "X" if joker else card_rank(card, locale)
-    draw.text((16, 12), rank, font=font(30), fill=frame)
+    draw_text(draw, (16, 12), rank, 30, frame)
     if joker:
         # A star so the joker stands out by shape as well as colour.
         cx, cy, r = CARD_W / 2, CARD_H * 0.36, 28

@@ -9,7 +9,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from i18n import t, tn
-from i18n.events import colour_word
+from i18n.events import card_name, colour_word
+from i18n.message import list_words
 from renderer.cards import mini_card
 from renderer.race_events import LastMove, last_move, owner_of, walk_path
 from renderer.race_layout import RaceLayout, layout_for, pawn_slots
@@ -25,9 +26,9 @@ from renderer.style import (
     draw_centered_text,
     draw_seat_box,
     draw_seat_chip,
+    draw_text,
     fit_text,
     fixed_palette,
-    font,
     legible,
     seat_colour,
     seat_colour_name,
@@ -242,9 +243,15 @@ ArrowHead = tuple[tuple[float, float], tuple[float, float], float, RGB]
 
 
 def _draw_last_move(
-    draw: ImageDraw.ImageDraw, layout: RaceLayout, move: LastMove, view: Mapping[str, Any]
+    draw: ImageDraw.ImageDraw,
+    layout: RaceLayout,
+    move: LastMove,
+    view: Mapping[str, Any],
+    *,
+    faint: bool = False,
 ) -> list[ArrowHead]:
-    """Draw the paths of the last action, under the pawns.
+    """Draw the paths of the last action, under the pawns (``faint``: an earlier move of a
+    turn digest, thinner and paler than the newest).
 
     The arrow heads stop at the edge of the pawn that now stands at the end of a path, so
     they show beside it; returns them so they are drawn after every path line.
@@ -252,6 +259,12 @@ def _draw_last_move(
     heads: list[ArrowHead] = []
     pawns = view.get("pawns") or {}
     width = max(4, round(layout.pawn_radius * 0.35))
+    if faint:
+        width = max(3, round(width * 0.6))
+
+    def paint(seat: int) -> RGB:
+        return tint(seat_colour(seat), 0.55) if faint else shade(seat_colour(seat), 0.3)
+
     paths = list(move.paths)
     for start, end in move.walks:
         colour_seat = owner_of(end, pawns)
@@ -266,7 +279,7 @@ def _draw_last_move(
             points = [layout.point(loc) for loc in path]
         except (KeyError, ValueError, IndexError):
             continue
-        colour = shade(seat_colour(colour_seat), 0.3) if colour_seat is not None else INK
+        colour = paint(colour_seat) if colour_seat is not None else INK
         if len(points) >= 2:
             points = _stop_short(points, layout.pawn_radius + 2)
             draw.line(points, fill=WHITE, width=width + 4, joint="curve")
@@ -278,19 +291,20 @@ def _draw_last_move(
             pa, pb = layout.point(a), layout.point(b)
         except (KeyError, ValueError, IndexError):
             continue
+        ink = GREY if faint else INK
         draw.line((pa, pb), fill=WHITE, width=width + 4)
-        draw.line((pa, pb), fill=INK, width=width)
+        draw.line((pa, pb), fill=ink, width=width)
         tip_a = _stop_short([pb, pa], layout.pawn_radius + 2)[-1]
         tip_b = _stop_short([pa, pb], layout.pawn_radius + 2)[-1]
-        heads.append((tip_a, pb, layout.pawn_radius * 1.4, INK))
-        heads.append((tip_b, pa, layout.pawn_radius * 1.4, INK))
+        heads.append((tip_a, pb, layout.pawn_radius * 1.4, ink))
+        heads.append((tip_b, pa, layout.pawn_radius * 1.4, ink))
     for seat in move.bring_out:
         if seat not in layout.kennels:
             continue
         kennel = layout.kennels[seat]
         kc = (sum(p[0] for p in kennel) / 4, sum(p[1] for p in kennel) / 4)
         start_point = layout.ring[layout.start_field(seat)]
-        colour = shade(seat_colour(seat), 0.3)
+        colour = paint(seat)
         tip = _stop_short([kc, start_point], layout.pawn_radius + 2)[-1]
         draw.line((kc, tip), fill=WHITE, width=width + 4)
         draw.line((kc, tip), fill=colour, width=width)
@@ -340,8 +354,9 @@ def _centre_lines(
     phase = view.get("phase")
     winners = _winners(view)
     if view.get("finished") or phase == "finished":
-        who = " + ".join(seat_name(s, seats, names, locale) for s in winners)
-        lines.append(t("img.winner", locale, names=who) if who else t("img.game_over", locale))
+        who = list_words([seat_name(s, seats, names, locale) for s in winners], locale)
+        winner = t("img.winner", locale, names=who, count=len(winners))
+        lines.append(winner if who else t("img.game_over", locale))
     elif phase == "exchange":
         done = [seat_letter(int(s)) for s in view.get("exchanged") or []]
         picked = ", ".join(done) if done else t("img.nobody_yet", locale)
@@ -359,7 +374,8 @@ def _centre_lines(
     draw_count = view.get("draw")
     discard = view.get("discard") or []
     pile = t("img.draw_pile", locale, count=draw_count) if isinstance(draw_count, int) else ""
-    top = t("img.discard_top", locale, card=discard[-1]) if discard else ""
+    # The card by its name in the reader's words (a German queen is no "Q").
+    top = t("img.discard_top", locale, card=card_name(str(discard[-1]), locale)) if discard else ""
     return title, lines, [part for part in (pile, top) if part]
 
 
@@ -464,7 +480,7 @@ def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tupl
                 _chip(draw, corner, move.seat, r, size)
         y = top + 10 + (height - 20 - text_height) / 2
         for line in lines:
-            draw.text((x, y), line, font=font(size), fill=INK)
+            draw_text(draw, (x, y), line, size, INK)
             y += size * 1.3
 
     return height, paint
@@ -485,7 +501,7 @@ def _legend(layout: RaceLayout, game: str, locale: str) -> tuple[int, Painter]:
         _circle(draw, (x, middle), pr, fill=LIGHT_GREY, outline=INK, width=2)
         y = middle - len(lines) * size * 1.3 / 2
         for line in lines:
-            draw.text((x + pr + 18, y), line, font=font(size), fill=INK)
+            draw_text(draw, (x + pr + 18, y), line, size, INK)
             y += size * 1.3
 
     return height, paint
@@ -516,7 +532,8 @@ def _strip_rows(
         if seat == view.get("dealer"):
             facts.append(t("img.dealer", locale))
         for partner in partners.get(seat, ()):
-            facts.append(t("img.partner", locale, letter=seat_letter(partner)))
+            # The colour's name: an English initial reads as another colour in German.
+            facts.append(t("img.partner", locale, letter=colour_word(partner, locale)))
         if seat in to_act and not in_exchange and not finished:
             facts.append(t("img.to_play_tag", locale))
         if view.get("banned") and seat == turn:
@@ -596,10 +613,10 @@ class _Strip:
                 _star(draw, (box[2] - 30, box[1] + 28), 20)
             x = box[0] + self.text_x
             y: float = box[1] + 9
-            draw.text((x, y), name, font=font(self.name_size), fill=INK)
+            draw_text(draw, (x, y), name, self.name_size, INK)
             y += self.name_size * 1.3
             for line in lines:
-                draw.text((x, y), line, font=font(self.size), fill=INK)
+                draw_text(draw, (x, y), line, self.size, INK)
                 y += self.size * 1.3
 
 
@@ -645,19 +662,70 @@ def draw_race_board(
         paint_legend(image, layout.width + caption)
     draw = ImageDraw.Draw(image)
     _draw_marks(draw, layout, view)
-    for tip, tail, size, colour in _draw_last_move(draw, layout, move, view):
-        _arrow_head(draw, tip, tail, size, colour)
+    # A turn digest draws every move since the previous post, numbered, the newest strongest.
+    moves = recent_moves(view, locale, game, by_seat) or [move]
+    arrows = [
+        _draw_last_move(draw, layout, each, view, faint=number < len(moves))
+        for number, each in enumerate(moves, 1)
+    ]
+    for heads in arrows:
+        for tip, tail, size, colour in heads:
+            _arrow_head(draw, tip, tail, size, colour)
     for location, (seat, is_guarded) in slots.items():
         try:
             point = layout.point(location)
         except (KeyError, ValueError, IndexError):
             continue
         _draw_pawn(draw, layout, point, seat, is_guarded)
-    _draw_captures(draw, layout, move)
+    for each in moves:
+        _draw_captures(draw, layout, each)
+    if len(moves) > 1:
+        _draw_move_numbers(draw, layout, arrows)
     _draw_badges(draw, layout, view, highlight)
     _draw_centre(draw, layout, view, names, locale)
     strip.draw(draw, layout.width + caption + legend)
     return image
+
+
+def recent_moves(
+    view: Mapping[str, Any], locale: str, game: str, names: Mapping[int, str] | None
+) -> list[LastMove]:
+    """The moves of a turn digest (``view["recent"]``: each move's events, oldest first)."""
+    return [
+        last_move(events, locale=locale, game=game, names=names, board=view.get("board"))
+        for events in view.get("recent") or []
+    ]
+
+
+def _draw_move_numbers(
+    draw: ImageDraw.ImageDraw, layout: RaceLayout, arrows: Sequence[Sequence[ArrowHead]]
+) -> None:
+    """Each move's order number on its arrow, halfway back from the head; the newest ringed
+    thicker."""
+    size = legible(layout.pawn_radius * 0.85, layout.width)
+    r = max(layout.pawn_radius * 0.6, size * 0.66)
+    placed: list[tuple[float, float]] = []
+    for number, heads in enumerate(arrows, 1):
+        if not heads:
+            continue
+        (tx, ty), (fx, fy), _size, colour = heads[0]
+        # Just behind the head (halfway back on a short arrow); moved towards the board's
+        # centre while it would cover the number of another move (two moves ending on one
+        # field).
+        length = math.hypot(tx - fx, ty - fy) or 1.0
+        back = min(length / 2, 3 * r) / length
+        x, y = tx + (fx - tx) * back, ty + (fy - ty) * back
+        a = math.atan2(y - layout.centre[1], x - layout.centre[0])
+        for step in range(6):
+            centre = (x - step * 2.3 * r * math.cos(a), y - step * 2.3 * r * math.sin(a))
+            if all(math.hypot(centre[0] - px, centre[1] - py) > 2.2 * r for px, py in placed):
+                break
+        placed.append(centre)
+        newest = number == len(arrows)
+        _circle(
+            draw, centre, r, fill=WHITE, outline=INK if newest else colour, width=3 if newest else 2
+        )
+        draw_centered_text(draw, (centre[0], centre[1] + 1), str(number), size, INK)
 
 
 def _draw_marks(draw: ImageDraw.ImageDraw, layout: RaceLayout, view: Mapping[str, Any]) -> None:

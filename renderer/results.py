@@ -26,6 +26,7 @@ from renderer.style import (
     PAPER,
     WHITE,
     draw_centered_text,
+    draw_text,
     fit_text,
     font,
     seat_colour,
@@ -57,7 +58,7 @@ def draw_results(
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     title = t("results.image.title", locale, game=t(f"game.{game}", locale))
-    draw.text((MARGIN, 22), fit_text(title, 36, WIDTH - 2 * MARGIN), font=font(36), fill=INK)
+    draw_text(draw, (MARGIN, 22), fit_text(title, 36, WIDTH - 2 * MARGIN), 36, INK)
     y = 88
     for seat in seats:
         _standing_row(draw, summary, seat, name_of, shown, y, locale)
@@ -116,9 +117,7 @@ def _standing_row(
     draw_centered_text(draw, (cx, cy), seat_letter(index, game), 28, text_colour_on(colour))
     name_x = cx + 42
     right = WIDTH - MARGIN - (110 if game == "carcassonne" else 4 * 46 + 12)
-    draw.text(
-        (name_x, y + 8), fit_text(name_of[index], 30, right - name_x), font=font(30), fill=INK
-    )
+    draw_text(draw, (name_x, y + 8), fit_text(name_of[index], 30, right - name_x), 30, INK)
     notes = []
     if seat.get("team") is not None:
         notes.append(t("results.image.team", locale, number=int(seat["team"]) + 1))
@@ -131,12 +130,12 @@ def _standing_row(
                 label = t(f"results.image.{category}", locale)
                 notes.append(f"{label} {points[category]}")
         total = str(seat["score"])
-        draw.text((WIDTH - MARGIN - 8, cy), total, font=font(40), fill=INK, anchor="rm")
+        draw_text(draw, (WIDTH - MARGIN - 8, cy), total, 40, INK, anchor="rm")
     else:
         _home_pawns(draw, summary, index, WIDTH - MARGIN - 4 * 46, cy)
     line = " · ".join(notes)
     width = WIDTH - MARGIN - name_x - (0 if game == "carcassonne" else 4 * 46 + 12)
-    draw.text((name_x, y + 46), fit_text(line, 22, width), font=font(22), fill=GREY)
+    draw_text(draw, (name_x, y + 46), fit_text(line, 22, width), 22, GREY)
 
 
 def _home_pawns(
@@ -165,8 +164,8 @@ def _home_strip(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], y: int, l
     line = (
         tn("results.image.hands", hands, locale) + " · " + tn("results.image.moves", moves, locale)
     )
-    draw.text((MARGIN, y), fit_text(line, 26, WIDTH - 2 * MARGIN), font=font(26), fill=INK)
-    draw.text((MARGIN, y + 44), t("results.image.home_order", locale), font=font(22), fill=GREY)
+    draw_text(draw, (MARGIN, y), fit_text(line, 26, WIDTH - 2 * MARGIN), 26, INK)
+    draw_text(draw, (MARGIN, y + 44), t("results.image.home_order", locale), 22, GREY)
     bottom = y + 200
     left, right = MARGIN + 10, WIDTH - MARGIN - 10
     draw.line((left, bottom, right, bottom), fill=INK, width=3)
@@ -187,9 +186,9 @@ def _home_strip(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], y: int, l
         draw.ellipse((px - 14, py - 14, px + 14, py + 14), fill=colour, outline=INK, width=2)
         letter = seat_letter(int(colour_seat), game)
         draw_centered_text(draw, (px, py), letter, 18, text_colour_on(colour))
-    draw.text((left, bottom + 10), "1", font=font(20), fill=GREY)
+    draw_text(draw, (left, bottom + 10), "1", 20, GREY)
     end = str(moves)
-    draw.text((right - font(20).getlength(end), bottom + 10), end, font=font(20), fill=GREY)
+    draw_text(draw, (right - font(20).getlength(end), bottom + 10), end, 20, GREY)
 
 
 def _extras_line(
@@ -212,7 +211,7 @@ def _extras_line(
         label = t(f"results.image.{key}", locale)
         parts.append(f"{label}: {', '.join(got) if got else '0'}")
     line = " · ".join(parts)
-    draw.text((MARGIN, y), fit_text(line, 24, WIDTH - 2 * MARGIN), font=font(24), fill=INK)
+    draw_text(draw, (MARGIN, y), fit_text(line, 24, WIDTH - 2 * MARGIN), 24, INK)
     return y + 48
 
 
@@ -221,7 +220,7 @@ def _score_chart(
 ) -> None:
     """The scores over the game: one line per seat, its letter at the end."""
     timeline = [list(map(int, row)) for row in summary.get("timeline") or ()]
-    draw.text((MARGIN, y), t("results.image.chart", locale), font=font(24), fill=INK)
+    draw_text(draw, (MARGIN, y), t("results.image.chart", locale), 24, INK)
     left, right = MARGIN + 48, WIDTH - MARGIN - 40
     top, bottom = y + 44, y + 290
     draw.rectangle((left, top, right, bottom), outline=LIGHT_GREY, width=2)
@@ -233,8 +232,8 @@ def _score_chart(
         value = round(best * fraction)
         gy = bottom - (bottom - top) * value / best
         draw.line((left, gy, right, gy), fill=LIGHT_GREY, width=1)
-        draw.text((left - 8, gy), str(value), font=font(20), fill=GREY, anchor="rm")
-    draw.text((left - 8, bottom), "0", font=font(20), fill=GREY, anchor="rm")
+        draw_text(draw, (left - 8, gy), str(value), 20, GREY, anchor="rm")
+    draw_text(draw, (left - 8, bottom), "0", 20, GREY, anchor="rm")
     game = "carcassonne"
     seats = len(timeline[0]) - 1
     ends = []

@@ -56,6 +56,26 @@ def race_position(module: Any, players: int, options: dict[str, Any], seed: int,
     return state, view
 
 
+def digest_position(module: Any, players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """A turn digest's view: the position after three moves of a seeded random play-out, a
+    capture among them, each move's events under ``recent`` (oldest first)."""
+    for seed in range(1, 200):
+        state = module.new_game(players, options, seed)
+        rng = random.Random(seed)
+        moves: list[list[Any]] = []
+        while module.outcome(state) is None and len(moves) < 400:
+            seat = min(module.seats_to_act(state))
+            state = module.apply(state, rng.choice(module.legal_moves(state, seat)))
+            view = module.view(state, None)
+            events = [e for e in view.get("events") or [] if e.get("kind") != "pick"]
+            moves.append(events)
+            kinds = [e.get("kind") for e in events]
+            walked = [any(e.get("kind") == "move" for e in m) for m in moves[-3:]]
+            if "capture" in kinds and len(moves) >= 3 and all(walked):
+                return {**view, "recent": moves[-3:]}
+    raise AssertionError("no capture in the play-outs")
+
+
 def race_to_phase(module: Any, players: int, options: dict[str, Any], seed: int, phase: str):
     """The first view of a seeded random play-out that is in ``phase`` after a card play."""
     state = module.new_game(players, options, seed)
@@ -97,6 +117,23 @@ def carcassonne_position(players: int, options: dict[str, Any], seed: int, tiles
     return state
 
 
+def carcassonne_digest() -> dict[str, Any]:
+    """A Carcassonne turn digest's view: three tiles of two players placed since the previous
+    post, each move's events under ``recent``."""
+    import engine.carcassonne as carcassonne
+
+    state = carcassonne.new_game(2, {}, 3)
+    rng = random.Random(3)
+    moves: list[list[Any]] = []
+    while len(moves) < 24:
+        seat = min(carcassonne.seats_to_act(state))
+        state = carcassonne.apply(state, rng.choice(carcassonne.legal_moves(state, seat)), seat)
+        moves.append(list(carcassonne.view(state, None).get("events") or []))
+    view = carcassonne.view(state, None)
+    placed = [m for m in moves if any(e.get("kind") == "place" for e in m)]
+    return {**view, "recent": placed[-3:]}
+
+
 def _touching(move: str, taken: set[tuple[int, int]]) -> int:
     """How many placed tiles the cell of a placement ``x,y@rot`` touches."""
     x, y = (int(v) for v in move.split("@")[0].split(","))
@@ -126,6 +163,7 @@ def _race_samples() -> dict[str, Sample]:
     samples["tock-4-exchange"] = _board(
         race_to_phase(tock, 4, {"game_type": "2v2"}, 5, "exchange"), NAMES[:4]
     )
+    samples["tock-4-digest"] = _board(digest_position(tock, 4, {"game_type": "2v2"}), NAMES[:4])
     samples["tock-5-hand"] = lambda: render_hand("tock", ["A", "4", "7", "10", "J"])
     samples["dog-6-hand"] = lambda: render_hand(
         "dog", ["A", "4", "7", "J", "K", "X"], playable=[True, False, True, True, False, True]
@@ -147,6 +185,7 @@ def _carcassonne_samples() -> dict[str, Sample]:
     mid = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=64)
     mid_view = carcassonne.view(mid, None)
     samples["carcassonne-4-mid"] = _board(mid_view, NAMES[:4])
+    samples["carcassonne-2-digest"] = _board(carcassonne_digest(), NAMES[:2])
     samples["carcassonne-4-mid-whole"] = _board(mid_view, NAMES[:4], whole=True)
     end = carcassonne_position(4, ALL_EXPANSIONS, seed=11, tiles=None)
     samples["carcassonne-4-end"] = _board(carcassonne.view(end, None), NAMES[:4])

@@ -139,15 +139,104 @@ def draw_centered_text(
     stroke_fill: RGB | None = None,
 ) -> None:
     """Draw ``text`` centred on ``xy`` (middle-middle anchor)."""
-    draw.text(
-        xy,
-        clean_text(text),
-        font=font(size),
-        fill=fill,
-        anchor="mm",
-        stroke_width=stroke,
-        stroke_fill=stroke_fill,
-    )
+    if stroke:
+        draw.text(
+            xy,
+            clean_text(text),
+            font=font(size),
+            fill=fill,
+            anchor="mm",
+            stroke_width=stroke,
+            stroke_fill=stroke_fill,
+        )
+        return
+    draw_text(draw, xy, text, size, fill, anchor="mm")
+
+
+#: Rendered text stamps: (text, size, anchor) -> (coverage mask, left, top offset from the
+#: anchor point). Boards repeat the same few hundred words, letters and numbers, and asking
+#: FreeType to rasterise them again for every image was a third of a board's drawing time.
+_STAMPS: dict[tuple[str, int, str], tuple[Image.Image, int, int]] = {}
+_STAMPS_MAX = 4096
+#: From this size (px) up, text is drawn without anti-aliasing (see :func:`_stamp`).
+MONO_TEXT = 20
+_KEEP_STAMPS = [True]
+
+
+def clear_text_stamps() -> None:
+    """Forget the rendered text stamps (the legibility test watches the text being drawn)."""
+    _STAMPS.clear()
+
+
+def keeps_text_stamps() -> bool:
+    """Whether drawn texts (and the figures that carry letters) are kept for reuse."""
+    return _KEEP_STAMPS[0]
+
+
+def keep_text_stamps(keep: bool) -> None:
+    """Whether text stamps are kept for reuse; off, every text is rasterised afresh through
+    ``ImageDraw.text`` (tests that count the texts drawn turn it off)."""
+    _KEEP_STAMPS[0] = keep
+    _STAMPS.clear()
+
+
+def _stamp(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    key = (text, size, anchor)
+    cached = _STAMPS.get(key)
+    if cached is None:
+        face = font(size)
+        left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        draw = ImageDraw.Draw(mask)
+        if size >= MONO_TEXT:
+            # Large text is drawn hinted and without grey edges: the images it appears in are
+            # shown scaled down (which smooths the edges), and flat pixels make the PNG about
+            # a fifth smaller and cheaper to encode.
+            draw.fontmode = "1"
+        # Drawn through ImageDraw.text like any other text, so that the phone-legibility
+        # instrument of the tests sees every size that reaches an image.
+        draw.text((-left, -top), text, fill=255, font=face, anchor=anchor)
+        cached = (mask, left, top)
+        if _KEEP_STAMPS[0]:
+            if len(_STAMPS) >= _STAMPS_MAX:
+                _STAMPS.clear()
+            _STAMPS[key] = cached
+    return cached
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    anchor: str = "la",
+) -> None:
+    """Draw ``text`` at ``xy`` (``anchor`` as in Pillow) from a cached stamp.
+
+    The position is rounded to whole pixels, so a word looks the same wherever it stands
+    and its stamp can be reused; the result is what ``draw.text`` draws, give or take the
+    sub-pixel shift.
+    """
+    text = clean_text(text)
+    if not text:
+        return
+    x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
+    if not _KEEP_STAMPS[0]:
+        # Tests that watch ImageDraw.text see each text where it lands on its image.
+        mode = draw.fontmode
+        draw.fontmode = "1" if size >= MONO_TEXT else "L"
+        draw.text((x, y), text, fill=fill, font=font(size), anchor=anchor)
+        draw.fontmode = mode
+        return
+    mask, left, top = _stamp(text, size, anchor)
+    x += left
+    y += top
+    # ImageDraw keeps its image private; pasting the ink through the coverage mask is what
+    # draw.text itself does with the glyphs.
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
 
 
 #: The winner's panel.
@@ -188,19 +277,23 @@ def draw_seat_chip(
     draw_centered_text(draw, (x, y + 1), letter, size, text_colour_on(colour))
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
-    """Width in px of ``text`` at ``size``."""
+    """Width in px of ``text`` at ``size`` (cached: wrapping measures the same words often)."""
     return font(size).getlength(text)
 
 
 def wrap_text(text: str, size: int, max_width: float) -> list[str]:
     """``text`` broken into lines at spaces so that each fits ``max_width`` at ``size``.
 
-    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own.
+    Nothing is cut off: a single word wider than ``max_width`` gets a line of its own. A
+    non-breaking space (``4.\u00a0bot``) holds its words together.
     """
     lines: list[str] = []
     current = ""
-    for word in clean_text(text).split():
+    for word in clean_text(text).split(" "):
+        if not word:
+            continue
         candidate = f"{current} {word}".strip()
         if current and text_width(candidate, size) > max_width:
             lines.append(current)
@@ -224,7 +317,7 @@ def draw_paragraph(
     """Draw ``text`` wrapped to ``max_width`` from its top-left ``xy``; returns the y below."""
     x, y = xy
     for line in wrap_text(text, size, max_width):
-        draw.text((x, y), line, font=font(size), fill=fill)
+        draw_text(draw, (x, y), line, size, fill)
         y += size * spacing
     return y
 
@@ -296,5 +389,14 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
             colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
     buffer = io.BytesIO()
-    reduced.save(buffer, format="PNG", compress_level=3)
+    level = 4 if image.width * image.height > LARGE_IMAGE else 3
+    reduced.save(buffer, format="PNG", compress_level=level)
     return buffer.getvalue()
+
+
+#: Images with more pixels than this (6-seat race boards, large Carcassonne choices) are
+#: compressed at zlib level 4, the others at 3. Measured on the bench.render boards: level 3
+#: is the fastest that still shrinks well (2 is larger and no faster); 4 costs about 1.5 ms
+#: more and makes a PNG about a tenth smaller, which keeps the largest boards within 60 KB;
+#: 6 halves the speed.
+LARGE_IMAGE = 1_200_000

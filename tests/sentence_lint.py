@@ -94,6 +94,24 @@ _ENGLISH = re.compile(
 )
 #: Words of that list that are the locale's own words too (German says Orange for orange).
 _OWN_WORDS = {"de": frozenset({"Orange"}), "hu": frozenset()}
+#: What round 2 of the native review found that reads wrong in any words (issue 31).
+_REVIEW_2 = [
+    (re.compile(r"(?<![\d,.])0 →"), "the start field as a bare 0"),
+    (
+        re.compile(r"\b(?:Bot|bot|Spieler|Player|játékos)\s\d+\s\d"),
+        "a name ending in a number runs into a number",
+    ),
+]
+#: English colour initials and card letters where German or Hungarian words are due.
+_LETTERS = re.compile(
+    r"(?:\b(?:Partner|társ:)\s[RBYGPO]\b)|(?:(?:Ablage|dobott|Du gibst|adod át):?\s\**[QJXK]\b)"
+)
+#: A German sentence after a colon starts with a capital: these words begin one.
+_LOWER_AFTER_COLON = re.compile(
+    r": (?:du|er|es|wir|alle|wähle|verfolgt|drück|setze|das Spiel|der Renderer|ein paar)\b"
+)
+#: Hungarian *hely* beside a colour is a place in the ranking; a seat is *ülőhely*.
+_HELY = re.compile(r"\bhely, (?:Piros|Kék|Sárga|Zöld|Lila|Narancssárga)\b")
 _FUSED = [
     (re.compile(r"°\s+[A-Z]"), "a sentence runs on after an angle"),
     (re.compile(r"[a-z0-9)]\s+(?:Game over|Winner|Spielende|Vége)\b"), "two sentences fused"),
@@ -145,6 +163,13 @@ def problems(text: str, locale: str, kind: str = "public", names: Iterable[str] 
         found += [f"a number with '{m.group(1)}'" for m in number_one.finditer(bare)]
     if locale == "en" and re.search(r"\ba [aeiou8]", plain, re.IGNORECASE):
         found.append("'a' before a vowel")
+    found += [why for pattern, why in _REVIEW_2 if pattern.search(plain)]
+    if locale in ("de", "hu") and _LETTERS.search(plain):
+        found.append("an English colour initial or card letter")
+    if locale == "de" and kind != "label" and _LOWER_AFTER_COLON.search(plain):
+        found.append("lower case after a colon before a whole sentence")
+    if locale == "hu" and _HELY.search(plain):
+        found.append("'hely' (a ranking place) for a seat")
     ends = r"[.!?…)*:]$" if kind in _COLON_KINDS else r"[.!?…)*]$"
     if kind in SENTENCE_KINDS and plain and not re.search(ends, plain.rstrip()):
         found.append("a sentence without its full stop")

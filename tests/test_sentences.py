@@ -50,8 +50,26 @@ SCREEN_EXAMPLES = [
     ("en", "console", "1. Player 1 (seat 1, Red): K:E"),
 ]
 
+#: What the second native review found and the lint now sees (issue 31).
+REVIEW_2_EXAMPLES = [
+    ("de", "public", "Figur von Grün: 0 → 8 Felder nach ihrem Start."),
+    ("hu", "label", "8: a bábud: 0 → 8 mezővel a kezdőmeződ után"),
+    ("de", "caption", "2 Karten · Partner G"),
+    ("hu", "caption", "2 lap · társ: Y"),
+    ("de", "caption", "Stapel 50 · Ablage: Q"),
+    ("hu", "caption", "dobott: X"),
+    ("de", "private", "Du gibst **D** ab."),
+    ("de", "public", "Ein neuer Stapel: alle Karten werden gemischt."),
+    ("de", "private", "Du bist am Zug: wähle eine Karte."),
+    ("hu", "log", "2. 3. bot (3. hely, Sárga) ezt a lapot adta neked: 7."),
+    ("de", "public", "Endstand: anna 25 Punkte, Bot 2 18 Punkte und Bot 3 51 Punkte."),
+    ("en", "public", "Farmers supplying a complete city: Bot 3 4."),
+]
 
-@pytest.mark.parametrize(("locale", "kind", "text"), ISSUE_EXAMPLES + SCREEN_EXAMPLES)
+
+@pytest.mark.parametrize(
+    ("locale", "kind", "text"), ISSUE_EXAMPLES + SCREEN_EXAMPLES + REVIEW_2_EXAMPLES
+)
 def test_the_lint_finds_what_issue_18_found(locale: str, kind: str, text: str) -> None:
     assert problems(text, locale, kind, names=["anna"]), text
 
@@ -61,7 +79,13 @@ def test_the_lint_passes_sentences_a_person_would_write() -> None:
     assert problems("Bo puts a follower in the city to the north.", "en") == []
     assert problems("1 tile left", "en", "label") == []
     assert problems("Anna legt eine Karte mit einer Stadt.", "de", names=["Anna"]) == []
-    assert problems("Anna alattvalót tesz ide: az északi város.", "hu", names=["Anna"]) == []
+    assert problems("Anna alattvalót tesz az északi városba.", "hu", names=["Anna"]) == []
+    assert problems("Endstand: anna: 25 Punkte, Bot 2: 18 Punkte.", "de") == []
+    assert problems("Figur von Grün: ihr Startfeld → 8 Felder nach ihrem Start.", "de") == []
+    assert problems("Bauern an einer fertigen Stadt: Bot 3 – 4 Punkte.", "de") == []
+    assert problems("2 Karten · Partner Grün", "de", "caption") == []
+    assert problems("A 3.\u00a0bot (3. ülőhely, Sárga) egy 7-est adott neked.", "hu") == []
+    assert problems("Du bist am Zug: Wähle eine Karte.", "de", "private") == []
     assert problems("Die Figur von Orange wird geschlagen.", "de") == []
     assert problems("Mindenki mindenki ellen", "hu", "caption") == []
     assert problems("Stopped; table 1 is saved. Continue it with:", "en", "console") == []

@@ -53,6 +53,8 @@ class SeatResult:
     team: int | None = None
     #: Carcassonne: the final score; Tock and Dog: the pawns the seat brought home.
     score: int = 0
+    #: A bot's number as the table named it (``Bot 2``): the results say the same name.
+    bot_number: int | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> SeatResult:
@@ -206,6 +208,7 @@ def build_result(
             left=s.index in left,
             team=team_of.get(s.index),
             score=score[s.index],
+            bot_number=(s.bot_number or s.index + 1) if s.is_bot and not s.name else None,
         )
         for s in seats
     )

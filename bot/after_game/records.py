@@ -20,6 +20,7 @@ from typing import Any
 from bot.after_game.game_result import GameResult
 from bot.after_game.replay import PublicStep
 from bot.model.table import TableRecord
+from i18n.message import msg
 
 FORMAT = "poeppel-record"
 VERSION = 1
@@ -75,13 +76,25 @@ def make_record(
         "players": record.players,
         "options": dict(record.options),
         "seats": [
-            {"seat": s.index, "name": s.name, "bot_level": s.bot_level}
+            {
+                "seat": s.index,
+                # A bot is stored with the name the table called it (``Bot 2``), and its
+                # number, so that a reader's language can say it (``2. bot``).
+                "name": s.name or (str(msg("seat.bot", number=_bot_number(s))) if s.is_bot else ""),
+                "bot_level": s.bot_level,
+                **({"bot_number": _bot_number(s)} if s.is_bot and not s.name else {}),
+            }
             for s in sorted(record.seats, key=lambda s: s.index)
         ],
         "start": dict(first),
         "steps": entries,
         "result": summary,
     }
+
+
+def _bot_number(seat: Any) -> int:
+    """The number the table called a bot by (``Bot 2``)."""
+    return int(seat.bot_number or seat.index + 1)
 
 
 def dumps(data: Mapping[str, Any]) -> bytes:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import importlib
 import os
 import re
@@ -24,10 +25,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bot.model.effects import Effects, PublicUpdate
+from bot.model.effects import Effects, PublicUpdate, digest_view, newest_board
 from bot.model.table import BOT_LEVELS, Phase, TableError, TableRecord
 from engine.carcassonne.effects import effects_of_view
-from i18n.catalog import LOCALES, normalise_locale, t, use_game_terms
+from i18n.catalog import LOCALES, name_phrase, normalise_locale, t, use_game_terms
 from i18n.events import card_word, colour_word, tile_words
 from i18n.history import history_line
 from i18n.message import list_words, say
@@ -98,6 +99,9 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         "--load", default=None, metavar="FILE", help="replay a downloaded game record"
     )
     parser.add_argument("--quiet", action="store_true", help="print only the result")
+    parser.add_argument(
+        "--notation", action="store_true", help="with --load: the moves in notation, not words"
+    )
     parser.add_argument(
         "--lang",
         choices=LOCALES,
@@ -274,7 +278,8 @@ async def _play(
     if getattr(args, "load", None):
         from bot.console.record_play import play_record
 
-        return play_record(args.load, console, images, args.quiet, locale)
+        notation = bool(getattr(args, "notation", False))
+        return play_record(args.load, console, images, args.quiet, locale, notation)
     if args.resume is None and args.game is None:
         console.print(f"[red]{escape(t('console.which_game', locale))}[/]")
         return 2
@@ -396,20 +401,24 @@ def _show(
 ) -> None:
     if effects is None:
         return
+    table = effects.table
+    # The turn digest, as the thread has it: what happened since the person's last turn in
+    # words, and one board drawing every move of it (numbered).
+    if not quiet and len(effects.public) > 1:
+        console.print(f"[dim]{escape(t('console.since_last_turn', locale))}[/]")
     for update in effects.public:
-        table = effects.table
-        names = None
-        if update.view is not None:
-            names = [str(say(table.seat_label(s), locale)) for s in update.view.get("seats") or []]
-        path = images.show(table.id, update, names, locale)
         if quiet and not update.finished:
             continue
         style = "bold green" if update.finished else ("yellow" if update.actor is None else "")
         said = escape(update.message.text(locale))
-        line = f"[{style}]{said}[/]" if style else said
-        if path is not None:
-            line += f"  [dim]{path}[/]"
-        console.print(line, markup=True)
+        console.print(f"[{style}]{said}[/]" if style else said, markup=True)
+    newest, view = newest_board(effects.public), digest_view(effects.public)
+    if newest is None or view is None:
+        return
+    names = [str(say(table.seat_label(s), locale)) for s in view.get("seats") or []]
+    path = images.show(table.id, dataclasses.replace(newest, view=view), names, locale)
+    if path is not None and not quiet:
+        console.print(f"[dim]{path}[/]", markup=True)
 
 
 def _seat_label(table: TableRecord, seat: int, locale: str = "en") -> str:
@@ -417,9 +426,10 @@ def _seat_label(table: TableRecord, seat: int, locale: str = "en") -> str:
     name = str(say(table.seat_label(seat), locale))
     position = sorted(s.index for s in table.seats).index(seat) + 1
     game = table.game
-    return t(
+    said = t(
         "console.seat", locale, name=name, seat=position, colour=colour_word(seat, locale, game)
     )
+    return name_phrase(str(said))  # "anna (…)" takes no article, "2. bot (…)" its number's
 
 
 def status_words(view: Mapping[str, Any], table: TableRecord, locale: str) -> list[str]:

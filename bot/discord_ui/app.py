@@ -17,11 +17,12 @@ import discord
 import discord.gateway
 import yarl
 
-from bot.bots.pool import BotPool
+from bot.bots.pool import BotPool, machine_cores
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
 from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.logs import setup_logging
+from bot.discord_ui.render_pool import RenderPool, render_workers
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.tournament_commands import TournamentDesk
 from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
@@ -140,9 +141,15 @@ async def _serve(
         time_budget=settings.bot_time_budget,
         nice=settings.bot_worker_nice,
     )
+    # Images are drawn in worker processes too, so the event loop never waits on Pillow.
+    render_pool = _render_pool(settings)
+    renderer = Renderer.load(render_pool)
     async with (
         pool,
-        open_service(settings.database_url, choose_bot_move=pool, defer_slow_bots=True) as desk,
+        render_pool if render_pool is not None else contextlib.nullcontext(),
+        open_service(
+            settings.database_url, renderer=renderer, choose_bot_move=pool, defer_slow_bots=True
+        ) as desk,
     ):
         desk.retry_interval = settings.board_retry_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
@@ -165,6 +172,16 @@ async def _serve(
             finally:
                 collector.cancel()
                 await desk.service.stop()
+
+
+def _render_pool(settings: Settings) -> RenderPool | None:
+    """The render workers of ``settings`` (RENDER_WORKERS=0: none, draw in a thread)."""
+    workers = settings.render_workers
+    if workers is None:
+        workers = render_workers(machine_cores(), settings.bot_workers)
+    if workers == 0:
+        return None
+    return RenderPool(workers, nice=settings.render_worker_nice)
 
 
 def run_bot(

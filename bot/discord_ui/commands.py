@@ -200,7 +200,7 @@ def _table_command(name: str, description: str) -> Any:
 
 
 for _name, _description in (
-    ("leave", "Give up your seat (in a game, a bot or the rules play for you)"),
+    ("leave", "Give up your seat (in a game, a bot or the game moves for you)"),
     ("start", "Start the game (host only)"),
     ("abandon", "End the table for everyone (host or Manage Threads)"),
     ("status", "Show the seats and whose turn it is"),

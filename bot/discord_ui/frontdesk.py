@@ -124,6 +124,9 @@ class FrontDesk:
         self._tasks: set[asyncio.Task[None]] = set()
         #: The hands players keep open, edited whenever something changes for them.
         self.hands = OpenHands(lambda: self.service.clock.now())
+        # The thread pings no one whose open hand follows the game and who just acted on it.
+        self.publisher.prompt_since = self._hand_since
+        self.publisher.now = lambda: self.service.clock.now()
         #: The move lists ``/move`` offered lately (its autocomplete).
         self.move_lists = MoveLists()
         #: Seconds between retry ticks (:meth:`redeliver`).
@@ -156,6 +159,11 @@ class FrontDesk:
                 *self.hands.per_table(),
                 self.move_lists,
             )
+
+    def _hand_since(self, table_id: int, user_id: int) -> float | None:
+        """When ``user_id`` last acted on their open hand at the table, if it is open."""
+        hand = self.hands.live(table_id, user_id)
+        return None if hand is None else hand.since
 
     def game_of(self, table_id: int) -> str | None:
         """The game of a table if this process has seen it (saves a read per click)."""

@@ -1,25 +1,29 @@
 """Delivering the service's public updates: the lobby message and the boards in the thread.
 
 One lock per table keeps a table's messages in order even when a person's move and the turn
-clock's automatic action arrive together. The newest board carries the controls; the
+clock's automatic action arrive together. The moves go out as turn digests
+(:mod:`bot.discord_ui.digest`): one message per person decision, its lines in words and one
+board drawing every move since (edited while slow bots' moves arrive, re-posted at the bottom
+when someone's turn begins who must be pinged). The newest digest carries the controls; the
 previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
-board would still be refused as out of date). Only that newest board of a delivery is drawn;
-the updates before it (a move and the bot turns after it) go out in words, as drawing a board is
-the bot's costliest step.
+board would still be refused as out of date). Reminders are messages of their own that ping.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_ui import digest
 from bot.discord_ui import tile_words as carcassonne
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.pace import Pace
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
@@ -131,7 +135,8 @@ def turn_line(
         picked = view.get("exchanged") or []
         names = list_words([seat_name(table, s, locale) for s in picked], locale)
         done = t("turn.picked", locale, names=names) if picked else ""
-        return t("turn.exchange", locale, mentions=", ".join(mentions), picked=done), users
+        key = "turn.exchange" if len(mentions) > 1 else "turn.exchange_one"  # du / ihr
+        return t(key, locale, mentions=", ".join(mentions), picked=done), users
     text, user = mention(table, to_act[0], locale)
     users = [user] if user is not None else []
     if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
@@ -154,14 +159,6 @@ def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
 def drawable(update: PublicUpdate) -> bool:
     """Whether ``update`` has a board to draw (a reminder points back at the last one)."""
     return update.view is not None and update.kind != "reminder"
-
-
-def newest_drawable(updates: Sequence[PublicUpdate]) -> int | None:
-    """The position of the newest update in ``updates`` with a board to draw, or None."""
-    for position in range(len(updates) - 1, -1, -1):
-        if drawable(updates[position]):
-            return position
-    return None
 
 
 #: Extra attempts at posting a board after discord.py gave up (it already retries 429s and
@@ -217,6 +214,17 @@ class Publisher:
         self._posted: PerTable[int] = PerTable()
         #: Called once a delivery finished a game (the results post, bot.discord_ui.after_game).
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
+        #: Each table's current turn digest (bot.discord_ui.digest), in memory.
+        self._digests: dict[int, digest.Digest] = {}
+        #: The users each table's newest digest names as owing a decision.
+        self._waiting: dict[int, frozenset[int]] = {}
+        #: When the user last acted on an open prompt of the table that follows the game
+        #: (``prompt_since(table_id, user_id)``, None without one); set by the front desk.
+        self.prompt_since: Callable[[int, int], float | None] | None = None
+        #: Keeps the publisher under Discord's global rate limit (bot.discord_ui.pace).
+        self.pace = Pace()
+        #: The time ``prompt_since`` is measured in (the service's clock).
+        self.now: Callable[[], float] = time.time
 
     def per_table(self) -> tuple[Releasable, ...]:
         """What the publisher keeps per table (for the tables' memory to release)."""
@@ -235,37 +243,174 @@ class Publisher:
         return channel
 
     async def deliver(self, effects: Effects) -> None:
-        """Send every public update of ``effects``, in order."""
+        """Send every public update of ``effects``, in order: the moves as turn digests
+        (:mod:`bot.discord_ui.digest`), reminders as messages of their own."""
         if not effects.public:
             return
         table = effects.table
         async with self.lock(table.id):
-            lobby_changed = False
+            lobby_changed = any(
+                u.kind in LOBBY_KINDS or u.kind in ("started", "abandoned", "finished")
+                for u in effects.public
+            )
             boards = [u for u in effects.public if u.kind not in LOBBY_KINDS]
-            for update in effects.public:
-                if update.kind in LOBBY_KINDS or update.kind in (
-                    "started",
-                    "abandoned",
-                    "finished",
-                ):
-                    lobby_changed = True
-            # Only the newest board is drawn: a person's move is often followed by several bot
-            # turns in one delivery, and each image costs the bot's scarcest resource (CPU).
-            # The earlier updates still tell their moves, in words.
-            drawn = newest_drawable(boards)
-            # Its board is in the thread already (see ``_posted``): tell the moves only.
-            told = drawn is not None and boards[drawn].version <= self._posted.get(table.id, -1)
-            for position, update in enumerate(boards):
-                await self._post_update(
-                    table,
-                    update,
-                    last=position == len(boards) - 1 and not told,
-                    draw=position == drawn and not told,
-                )
+            with game_terms(table.game):
+                for group in digest.groups(u for u in boards if u.kind != "reminder"):
+                    await self._deliver_group(table, group)
+                for update in boards:
+                    if update.kind == "reminder":
+                        await self._post_update_words(table, update, last=True, draw=False)
             if lobby_changed:
                 await self.refresh_lobby(table)
             if self.on_finished is not None and any(u.finished for u in boards):
                 await self.on_finished(table)
+
+    def _recently_prompted(self, table_id: int) -> Callable[[int], bool]:
+        """Whether a user's open prompt follows the game and they acted on it within the
+        last minute (then the prompt says "your turn" and the thread does not ping)."""
+
+        def recent(user_id: int) -> bool:
+            if self.prompt_since is None:
+                return False
+            since = self.prompt_since(table_id, user_id)
+            return since is not None and self.now() - since < digest.QUIET_AFTER_ACTING
+
+        return recent
+
+    async def _deliver_group(self, table: TableRecord, group: list[PublicUpdate]) -> int | None:
+        """Tell ``group`` in the table's digest: a new message when it begins one (or the
+        table has none in this process), else the current digest edited; re-posted at the
+        bottom instead when someone's turn begins who must be pinged (an edit never pings).
+        Return the digest's message id (None without a thread)."""
+        if table.thread_id is None:
+            return None
+        current = self._digests.get(table.id)
+        # Its board is in the thread already (ensure_board posted a newer one first): the
+        # moves join that digest before it (without one in this process: in words only).
+        told = group[-1].kind != "board" and group[-1].version <= self._posted.get(table.id, -1)
+        if told and (current is None or not current.updates):
+            for update in group:
+                await self._post_update_words(table, update, last=False, draw=False)
+            return None
+        fresh = not told and (
+            current is None
+            or group[-1].kind == "board"  # the board asked for again: a digest of its own
+            or (digest.starts_digest(group[0]) and not digest.continues(current, group[0]))
+        )
+        if fresh or current is None:
+            updates = list(group)
+        elif told:
+            updates = [*group, *current.updates]
+        else:
+            updates = [*current.updates, *group]
+        newest = updates[-1]
+        thread = await self.channel(table.thread_id)
+        locale = self.locale(table)
+        turn, users = turn_line(table, newest, locale)
+        note = t("hint.board", locale) if table.hints and newest.to_act else ""
+        # A board asked for again says so only while it tells no move.
+        lines = [update_text(table, u, locale) for u in updates if u.kind != "board"]
+        lines = lines or [update_text(table, newest, locale)]
+        text = digest.fit_lines([*lines, turn, note]) or "\u200b"
+        due = digest.due_pings(
+            users,
+            self._waiting.get(table.id, ()),
+            digest.turns_ended(table, group),
+            self._recently_prompted(table.id),
+        )
+        placements, controls = await self._placements(table, newest, locale)
+        files = (
+            []  # the board in the thread is newer than these moves: it stays
+            if told
+            else await self._digest_image(table, updates, newest, locale, placements, controls)
+        )
+        placements_view = board_view(table, newest.version, newest.view, locale, controls)
+        kwargs: dict[str, Any] = {
+            "content": text,
+            "allowed_mentions": discord.AllowedMentions(
+                users=[discord.Object(u) for u in due], roles=False, everyone=False
+            ),
+            "view": placements_view,
+        }
+        message_id: int | None = None
+        if not fresh and not due and current is not None:
+            message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
+        replaced = None if fresh or current is None else current.message_id
+        if message_id is None:
+            if files:
+                kwargs["files"] = files
+            if kwargs["view"] is None:
+                del kwargs["view"]
+            await self.pace.turn()
+            message = await send_with_retry(thread, kwargs)
+            message_id = int(message.id)
+            if replaced is not None:
+                await self._delete(thread, table.id, replaced)
+            await self._retire_previous_board(table.id, thread, keep=message_id)
+        self._digests[table.id] = digest.Digest(message_id, list(updates))
+        self._waiting[table.id] = frozenset(users)
+        self._posted[table.id] = max(newest.version, self._posted.get(table.id, -1))
+        await self._record_board(table.id, newest.version, message_id)
+        if placements_view is not None:
+            self._last_board[table.id] = thread.get_partial_message(message_id)
+        else:
+            self._last_board.pop(table.id, None)
+        return message_id
+
+    async def _digest_image(
+        self,
+        table: TableRecord,
+        updates: Sequence[PublicUpdate],
+        newest: PublicUpdate,
+        locale: str,
+        placements: Mapping[tuple[int, int], list[int]],
+        controls: Sequence[discord.ui.Item[Any]] | None,
+    ) -> list[discord.File]:
+        """The digest's board: every move since it began (the placement numbers when the
+        board offers a tile's placements)."""
+        view = digest.drawn_view(updates)
+        drawn = digest.drawn_update(updates)
+        if view is None or drawn is None:
+            return []
+        names = seat_names(table, view.get("seats") or [], locale)
+        filename = f"board-{table.id}-{drawn.version}.png"
+        image = None
+        if drawn is newest and controls:
+            image = await self.renderer.placements(
+                view, placements, names=names, filename=filename, locale=locale
+            )
+        if image is None:
+            image = await self.renderer.board(
+                view, names, filename=filename, locale=locale, whole=drawn.kind == "board"
+            )
+        return [image] if image is not None else []
+
+    async def _edit_digest(
+        self, thread: Any, message_id: int, kwargs: dict[str, Any], files: list[discord.File]
+    ) -> int | None:
+        """Edit the digest in place (its new board replaces the old attachment); None when
+        Discord no longer has it (it is posted anew)."""
+        edit = dict(kwargs)
+        if files:
+            edit["attachments"] = files
+        try:
+            await self.pace.turn()
+            await thread.get_partial_message(message_id).edit(**edit)
+        except discord.NotFound:
+            return None
+        for file in files:
+            file.reset()
+        return message_id
+
+    async def _delete(self, thread: Any, table_id: int, message_id: int) -> None:
+        """Delete the digest that a re-post at the bottom replaces."""
+        if getattr(self._last_board.get(table_id), "id", None) == message_id:
+            self._last_board.pop(table_id, None)
+        try:
+            await self.pace.turn()
+            await thread.get_partial_message(message_id).delete()
+        except discord.HTTPException:
+            log.info("could not delete the replaced digest of table %s", table_id)
 
     def locale(self, table: TableRecord) -> str:
         """The language of a table's public messages: its server's preferred locale."""
@@ -283,18 +428,6 @@ class Publisher:
             await message.edit(content=lobby_text(table, locale), view=lobby_view(table, locale))
         except discord.HTTPException:
             log.warning("could not update the lobby of table %s", table.id, exc_info=True)
-
-    async def _post_update(
-        self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool = True
-    ) -> int | None:
-        """Post one update; with its board image only when ``draw`` (and it has a board).
-
-        The ``last`` update of a delivery carries the controls and becomes the table's newest
-        board; return its message id (None without a thread). Said in the words of the
-        table's game (German Dog's Pöppel, Tock's Figur).
-        """
-        with game_terms(table.game):
-            return await self._post_update_words(table, update, last=last, draw=draw)
 
     async def _post_update_words(
         self, table: TableRecord, update: PublicUpdate, *, last: bool, draw: bool
@@ -328,7 +461,9 @@ class Publisher:
                 )
             if image is not None:
                 files.append(image)
-        view = board_view(table, update.version, update.view, locale, controls) if last else None
+        # A reminder pings and points back at the board, which keeps the only controls.
+        board = last and update.kind != "reminder"
+        view = board_view(table, update.version, update.view, locale, controls) if board else None
         kwargs: dict[str, Any] = {
             "content": text[:2000] or "\u200b",
             "allowed_mentions": discord.AllowedMentions(
@@ -339,6 +474,7 @@ class Publisher:
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
+        await self.pace.turn()
         message = await send_with_retry(thread, kwargs)
         if update.kind == "reminder" or not last:
             # A reminder, or the words of an update before the delivery's newest board, leaves
@@ -407,6 +543,7 @@ class Publisher:
                 stale.append(thread.get_partial_message(recorded))
         for message in stale:
             try:
+                await self.pace.turn()
                 await message.edit(view=None)
             except discord.HTTPException:
                 log.info("could not remove the controls of an old board of table %s", table_id)
@@ -473,6 +610,7 @@ class Publisher:
                     # Posted by an earlier process: the boards before it may keep controls.
                     await self._retire_previous_board(table_id, thread, keep=message.id)
                     self._last_board[table_id] = thread.get_partial_message(message.id)
+                self._digests[table_id] = digest.Digest(int(message.id))
                 return int(message.id)
         return None
 
@@ -500,4 +638,5 @@ class Publisher:
             finished=table.phase is Phase.FINISHED,
             winners=table.winners,
         )
-        return await self._post_update(table, update, last=True)
+        with game_terms(table.game):
+            return await self._deliver_group(table, [update])

@@ -39,7 +39,7 @@ from bot.model.effects import Effects, PrivateInfo
 from bot.model.table import Phase, TableError
 from i18n import t
 from i18n.catalog import LOCALES, game_terms
-from i18n.events import card_as, card_short, card_word, colour, stuck_words
+from i18n.events import card_as, card_name, card_short, card_word, colour, stuck_words
 from i18n.message import Message, Said, msg, say
 from i18n.moves import counted_effects, label_parts, race_label, race_option
 from renderer.cards import card_suit_symbol
@@ -267,7 +267,7 @@ async def hand_prompt(
         if pick:
             change = t("race.pick_change", locale) if picks else ""
             lines.append(
-                t("race.your_pick", locale, card=card_label(str(pick), locale), change=change)
+                t("race.your_pick", locale, card=card_name(str(pick), locale), change=change)
             )
         playable = [token in picks for token in hand]
         seen: set[str] = set()
@@ -591,10 +591,11 @@ async def pick(
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     locale = locale_of(interaction)
     card = card_label(token, locale)
+    said = card_word(token, article=True).text(locale)  # a noun phrase: "eine Dame", not "D"
     if (after.view or {}).get("phase") == "exchange":
-        note = t("race.passing", locale, card=card)
+        note = t("race.passing", locale, card=said)
     else:
-        note = t("race.passed", locale, card=card)
+        note = t("race.passed", locale, card=said)
     shown = await _answer_with_hand(desk, interaction, control.table, [note], card)
     await desk.refresh_hands(effects, skip=interaction.user.id)
     return shown

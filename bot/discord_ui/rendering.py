@@ -1,8 +1,9 @@
 """The renderer functions the front end uses, called off the event loop.
 
-Pillow work takes tens of milliseconds; running it in a worker thread keeps the bot answering
-other interactions (and its heartbeat) meanwhile. When the renderer package lacks a function
-(it is written concurrently), messages simply go out without that image.
+Pillow work takes milliseconds of CPU per image. With a :class:`RenderPool` (the running bot)
+every image is drawn in a worker process, so the process answering Discord never holds the
+GIL for Pillow; without one (tests, tools) in a worker thread. When the renderer package lacks
+a function (it is written concurrently), messages simply go out without that image.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import asyncio
 import importlib
 import io
 import logging
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
+
+from bot.discord_ui.render_pool import RenderPool, Stale
 
 log = logging.getLogger(__name__)
 
@@ -32,21 +36,43 @@ class Renderer:
     render_results: Callable[..., bytes] | None = None
     render_animation: Callable[..., bytes] | None = None
     render_race_choices: Callable[..., bytes] | None = None
+    #: Where the images are drawn: worker processes, or (None) a thread of this process.
+    pool: RenderPool | None = None
 
     @classmethod
-    def load(cls) -> Renderer:
-        """The functions of the :mod:`renderer` package that exist."""
+    def load(cls, pool: RenderPool | None = None) -> Renderer:
+        """The functions of the :mod:`renderer` package that exist, drawn in ``pool``."""
         try:
             module = importlib.import_module("renderer")
         except ImportError:  # pragma: no cover - the package is part of the project
-            return cls()
-        found = {name: getattr(module, name, None) for name in cls.__dataclass_fields__}
+            return cls(pool=pool)
+        found = {
+            name: getattr(module, name, None) for name in cls.__dataclass_fields__ if name != "pool"
+        }
         try:  # the choice image lives in a module of its own (issue #36)
             choices = importlib.import_module("renderer.race_choices")
             found["render_race_choices"] = choices.render_race_choices
         except (ImportError, AttributeError):  # pragma: no cover
             pass
-        return cls(**found)
+        return cls(**found, pool=pool)
+
+    async def _to_file(
+        self, filename: str, function: Callable[..., bytes], *args: Any, **kwargs: Any
+    ) -> discord.File | None:
+        if self.pool is None:
+            return await _to_file(filename, function, *args, **kwargs)
+        # Views are plain JSON-like data: as dicts they pickle cheaply to a worker.
+        plain = tuple(dict(a) if isinstance(a, Mapping) else a for a in args)
+        try:
+            data = await self.pool.run(function, *plain, key=_board_key(filename), **kwargs)
+        except Stale:
+            # A newer board of the same table was asked for before this one was drawn: it
+            # goes out in words only, and the newer one carries the picture.
+            return None
+        except Exception:
+            log.exception("rendering %s failed", filename)
+            return None
+        return discord.File(io.BytesIO(data), filename=filename)
 
     async def board(
         self,
@@ -65,7 +91,7 @@ class Renderer:
         if self.render_board is None:
             return None
         extra: dict[str, Any] = {"whole": True} if whole else {}
-        return await _to_file(
+        return await self._to_file(
             filename, self.render_board, view, names=list(names), **_locale(locale), **extra
         )
 
@@ -79,7 +105,7 @@ class Renderer:
         """The hand image, or None."""
         if self.render_hand is None or not cards:
             return None
-        return await _to_file(
+        return await self._to_file(
             "hand.png",
             self.render_hand,
             game,
@@ -99,7 +125,7 @@ class Renderer:
         (:mod:`renderer.race_choices`), or None."""
         if self.render_race_choices is None or not moves:
             return None
-        return await _to_file(
+        return await self._to_file(
             "choices.png",
             self.render_race_choices,
             view,
@@ -121,7 +147,7 @@ class Renderer:
         if self.render_placements is None:
             return None
         extra: dict[str, Any] = {} if names is None else {"names": list(names)}
-        return await _to_file(
+        return await self._to_file(
             filename, self.render_placements, view, placements, **extra, **_locale(locale)
         )
 
@@ -138,7 +164,7 @@ class Renderer:
         """The close-up of a placed tile with its figure spots lettered, or None."""
         if self.render_figure_spots is None:
             return None
-        return await _to_file(
+        return await self._to_file(
             "spots.png",
             self.render_figure_spots,
             view,
@@ -160,7 +186,7 @@ class Renderer:
         """The results image of a finished table, or None."""
         if self.render_results is None:
             return None
-        return await _to_file(
+        return await self._to_file(
             filename, self.render_results, summary, names=list(names), **_locale(locale)
         )
 
@@ -174,7 +200,7 @@ class Renderer:
         """The animated summary of a game, or None."""
         if self.render_animation is None or not views:
             return None
-        return await _to_file(
+        return await self._to_file(
             filename, self.render_animation, list(views), names=list(names), **_locale(locale)
         )
 
@@ -183,6 +209,16 @@ class Renderer:
         if self.placement_order is not None:
             return list(self.placement_order(placements))
         return sorted(placements, key=lambda cell: (cell[1], cell[0]))
+
+
+#: The publisher names each board ``board-<table>-<version>.png``: a table's boards share a
+#: key, so that only its newest waiting board is drawn.
+_BOARD_FILE = re.compile(r"board-(\d+)-\d+\.png")
+
+
+def _board_key(filename: str) -> tuple[str, int] | None:
+    match = _BOARD_FILE.fullmatch(filename)
+    return ("board", int(match.group(1))) if match else None
 
 
 def _locale(locale: str) -> dict[str, str]:

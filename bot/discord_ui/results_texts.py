@@ -11,6 +11,7 @@ from bot.after_game.game_result import GameResult, SeatResult, seats_by_team
 from bot.after_game.ratings import Rating
 from bot.after_game.standings import HistoryPage, Leaderboard, PlayerStats
 from i18n import normalise_locale, t, tn
+from i18n.catalog import game_terms
 
 #: Discord's limit for a message's text.
 MAX_TEXT = 2000
@@ -35,9 +36,14 @@ def player_name(player: str, locale: str) -> str:
 
 
 def seat_label(seat: SeatResult, locale: str) -> str:
-    """A seat's name in a result: the person's name, or the bot's level in words."""
+    """A seat's name in a result, the name the table called it: the person's name, or the
+    bot's (``Bot 2``) with its level in words (``Bot 2 (easy)``)."""
     if seat.bot_level is not None:
-        return t("results.bot", locale, level=t(f"results.level.{seat.bot_level}", locale))
+        level = t(f"results.level.{seat.bot_level}", locale)
+        if not seat.name or seat.bot_number is not None:
+            number = seat.bot_number if seat.bot_number is not None else seat.seat + 1
+            return t("results.bot_numbered", locale, number=number, level=level)
+        return t("results.bot", locale, level=level)
     return seat.name or t("seat.player", locale, number=seat.seat + 1)
 
 
@@ -54,7 +60,8 @@ def _score_words(result: GameResult, seats: Sequence[SeatResult], locale: str) -
     if result.game == "carcassonne":
         return tn("results.points", seats[0].score, locale)
     home = sum(s.score for s in seats)
-    return tn("results.pawns_home", home, locale)
+    with game_terms(result.game):  # German Dog: Pöppel
+        return tn("results.pawns_home", home, locale)
 
 
 def standings_lines(result: GameResult, locale: str) -> list[str]:
@@ -131,6 +138,7 @@ def channel_line(result: GameResult, thread_id: int | None, locale: str) -> str:
         table=result.table_id,
         names=_names(winners, locale),
         thread=where,
+        count=len(winners),
     )
 
 

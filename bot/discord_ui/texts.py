@@ -36,7 +36,8 @@ def seat_name(table: TableRecord, seat: int | None, locale: object = "en") -> st
     """The display name of a seat (a person, a bot, or the seat number when free)."""
     if seat is None:
         return t("seat.nobody", locale)
-    return str(say(table.seat_label(seat), locale))
+    said = say(table.seat_label(seat), locale)
+    return said if isinstance(said, str) else str(said)  # a Phrase keeps its article forms
 
 
 def seat_names(table: TableRecord, seats: Sequence[int], locale: object = "en") -> list[str]:
@@ -116,7 +117,8 @@ def lobby_text(table: TableRecord, locale: object = "en") -> str:
             if s.left:
                 who = t("lobby.left", locale, name=who)
         if seat in team_of:
-            team = t("team.letter", locale, letter=chr(ord("A") + team_of[seat]))
+            # Teams are numbered as /table join team: and the results number them.
+            team = t("team.letter", locale, letter=team_of[seat] + 1)
             lines.append(t("lobby.seat_line_team", locale, position=position, who=who, team=team))
         else:
             lines.append(t("lobby.seat_line", locale, position=position, who=who))

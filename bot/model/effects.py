@@ -17,7 +17,7 @@ caller (the turn clock's reminders and timeouts, and the bot turns after them; w
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,8 @@ class PublicUpdate:
     to render (``None`` in the lobby), ``to_act`` the seats that owe a decision now,
     ``version`` the table version after this update (buttons carry it). ``actor`` is the seat
     that acted, if any; ``move`` the public move text (``None`` when the move is secret, e.g.
-    an exchange pick).
+    an exchange pick). ``by_person``: the update is a decision a person took (not a bot's
+    move nor an automatic action): it begins a new turn digest in the thread.
     """
 
     table_id: int
@@ -50,6 +51,7 @@ class PublicUpdate:
     events: tuple[Mapping[str, Any], ...] = ()
     finished: bool = False
     winners: tuple[int, ...] = ()
+    by_person: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,35 @@ class PrivateInfo:
     #: When the seat must discard (Tock) or fold (Dog) because no card can move a pawn: why,
     #: as the engine's facts (``{"reason": "blocked", "by": [1], ...}``); else ``None``.
     stuck: Mapping[str, Any] | None = None
+
+
+#: Update kinds whose events are a move a board draws.
+MOVE_KINDS = frozenset({"action", "finished"})
+#: The most moves a digest's board draws (numbered 1…n).
+MAX_DRAWN_MOVES = 12
+
+
+def newest_board(updates: Sequence[PublicUpdate]) -> PublicUpdate | None:
+    """The newest update with a board to draw (a reminder points back at the last one)."""
+    for update in reversed(updates):
+        if update.view is not None and update.kind != "reminder":
+            return update
+    return None
+
+
+def digest_view(updates: Sequence[PublicUpdate]) -> Mapping[str, Any] | None:
+    """The view a turn digest draws for ``updates``: the newest position, and, when more than
+    one move happened among them, every move's events oldest first under ``recent`` (the
+    renderer numbers them, the newest strongest; Carcassonne frames each tile placed)."""
+    newest = newest_board(updates)
+    if newest is None or newest.view is None:
+        return None
+    moves = [list(u.events) for u in updates if u.kind in MOVE_KINDS and u.events]
+    if len(moves) < 2:
+        return newest.view
+    # A round of a table is a handful of moves; a long run of bots alone (no person seated
+    # or all left) shows its last moves only, so the board stays readable.
+    return {**newest.view, "recent": moves[-MAX_DRAWN_MOVES:]}
 
 
 #: An async callable that delivers effects nobody asked for (turn clock, deferred bots).

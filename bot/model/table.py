@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from i18n.catalog import has_key
+from i18n.catalog import has_key, name_phrase
 from i18n.message import Message, msg
 
 #: The absent-player policies: ``auto`` lets the engine take the left seat's decisions
@@ -96,7 +96,9 @@ class Seat:
                 found = re.match(r"Bot (\d+)", self.name)
                 number = int(found[1]) if found else self.index + 1
             return msg("seat.bot", number=number)
-        return self.name or msg("seat.player", number=self.index + 1)
+        if self.name:
+            return name_phrase(self.name)  # a name takes no article, whatever a template asks
+        return msg("seat.player", number=self.index + 1)
 
     def to_json(self) -> dict[str, Any]:
         """The seat as a JSON-able dict (for storage)."""

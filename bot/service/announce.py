@@ -107,6 +107,8 @@ class Announcer:
                 events=events,
                 finished=finished,
                 winners=record.winners,
+                by_person=kind == LogKind.MOVE
+                and any(s.index == seat and s.is_human for s in record.seats),
             )
         )
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from i18n import t
 from i18n.events import colour_word
+from i18n.message import list_words
 from renderer.carcassonne.tiles import (
     CITY,
     FIELD,
@@ -36,9 +37,10 @@ from renderer.style import (
     draw_paragraph,
     draw_seat_box,
     draw_seat_chip,
+    draw_text,
     fit_text,
     fixed_palette,
-    font,
+    keeps_text_stamps,
     legible,
     seat_colour_name,
     text_colour_on,
@@ -255,7 +257,48 @@ def letter_size(tile: int, image_width: int) -> int:
     return legible(tile * 0.25, image_width)
 
 
+#: Drawn figures by (kind, seat, letter size, colour): a board shows the same few dozen.
+_SPRITES: dict[tuple[str, int, int, RGB | None], Image.Image] = {}
+
+
+def clear_figure_sprites() -> None:
+    """Forget the drawn figures."""
+    _SPRITES.clear()
+
+
 def draw_figure(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    kind: str,
+    seat: int,
+    letter: int,
+    *,
+    colour: RGB | None = None,
+) -> None:
+    """A figure in its player's colour with the player's letter (``letter`` px); the
+    silhouette tells the kind (see :func:`_draw_figure`).
+
+    Each figure is drawn once onto a transparent sprite and pasted from then on, centred on
+    the nearest whole pixel.
+    """
+    if not keeps_text_stamps():  # the tests watching every text drawn see every letter
+        _draw_figure(draw, centre, kind, seat, letter, colour=colour)
+        return
+    key = (kind, seat, letter, colour)
+    sprite = _SPRITES.get(key)
+    if sprite is None:
+        half = math.ceil(letter * 3)
+        sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+        _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+        if len(_SPRITES) > 512:
+            _SPRITES.clear()
+        _SPRITES[key] = sprite
+    half = sprite.width // 2
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+
+
+def _draw_figure(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     kind: str,
@@ -522,14 +565,26 @@ def _draw_last_tiles(
     order = _placed_in_order(view)
     latest = order[-1] if view.get("board") else None
     marks = {(int(c[0]), int(c[1])): int(s) for s, c in (view.get("last_tiles") or {}).items()}
+    recent = recent_tiles(view)
+    numbers = {cell: n for n, (cell, _seat) in enumerate(recent, 1)} if len(recent) > 1 else {}
     for cell, seat in sorted(marks.items()):
-        if cell == latest or not layout.contains(cell):
+        if cell == latest or cell in numbers or not layout.contains(cell):
             continue
         ox, oy = layout.cell_origin(cell)
         w = max(2, t // 30)
         draw.rectangle(
             (ox + w, oy + w, ox + t - 1 - w, oy + t - 1 - w), outline=seat_colour(seat), width=w
         )
+    # A turn digest: each tile placed since the previous post framed in its owner's colour
+    # with its order number (the latest one also gets the bold frame below).
+    for cell, seat in recent:
+        if not layout.contains(cell) or cell not in cells:
+            continue
+        ox, oy = layout.cell_origin(cell)
+        w = max(3, t // 18)
+        if cell != latest:
+            draw.rectangle((ox, oy, ox + t - 1, oy + t - 1), outline=seat_colour(seat), width=w)
+        _number_badge(draw, (ox, oy), t, w, numbers.get(cell), image_width)
     if latest is None or not layout.contains(latest):
         return
     owner = marks.get(latest)
@@ -549,6 +604,8 @@ def _draw_last_tiles(
     ]
     spots += symbol_spots(*cells[latest])
     corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+    if latest in numbers:
+        corners = corners[1:]  # the top-left corner shows its order number
     corner = max(corners, key=lambda c: min((math.dist(c, p) for p in spots), default=9))
     size = legible(t * 0.22, image_width)
     half = size * 0.62
@@ -556,6 +613,36 @@ def _draw_last_tiles(
     by = oy + (half + w if corner[1] == 0 else t - half - w)
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
     draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
+
+
+def recent_tiles(view: Mapping[str, Any]) -> list[tuple[Cell, int]]:
+    """The tiles a turn digest tells (``view["recent"]``: each move's events, oldest first),
+    as (cell, seat) in the order they were placed."""
+    placed: list[tuple[Cell, int]] = []
+    for events in view.get("recent") or ():
+        for event in events:
+            data = event.get("data") or {}
+            if event.get("kind") == "place" and "x" in data and event.get("seat") is not None:
+                placed.append(((int(data["x"]), int(data["y"])), int(event["seat"])))
+    return placed
+
+
+def _number_badge(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[int, int],
+    t: int,
+    w: int,
+    number: int | None,
+    image_width: int,
+) -> None:
+    """A tile's order number in the digest, in a white square at its top-left corner."""
+    if number is None:
+        return
+    size = legible(t * 0.22, image_width)
+    half = size * 0.62
+    bx, by = origin[0] + half + w, origin[1] + half + w
+    draw.rectangle((bx - half, by - half, bx + half, by + half), fill=WHITE, outline=INK, width=2)
+    draw_centered_text(draw, (bx, by + 1), str(number), size, INK)
 
 
 def draw_overview(
@@ -630,12 +717,8 @@ def _supply_icons(
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
         draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
-        draw.text(
-            (x + 2 * half + 3, y),
-            f"×{count}",
-            font=font(size),
-            fill=INK if count else GREY,
-            anchor="lm",
+        draw_text(
+            draw, (x + 2 * half + 3, y), f"×{count}", size, INK if count else GREY, anchor="lm"
         )
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
@@ -673,10 +756,11 @@ def draw_header(
         y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
     winners = _winners(view)
     if winners:
-        who = " + ".join(player_name(view, seat, names, locale) for seat in winners)
+        who = list_words([player_name(view, seat, names, locale) for seat in winners], locale)
         big = _text_sizes(width)[0]
-        line = fit_text(t("img.winner", locale, names=who), big, text_right - x)
-        draw.text((x, y), line, font=font(big), fill=INK)
+        winner = t("img.winner", locale, names=who, count=len(winners))
+        line = fit_text(winner, big, text_right - x)
+        draw_text(draw, (x, y), line, big, INK)
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -764,7 +848,7 @@ def draw_score_rows(
         name = fit_text(
             player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        draw.text((name_x, cy), name, font=font(big), fill=INK, anchor="lm")
+        draw_text(draw, (name_x, cy), name, big, INK, anchor="lm")
         if tag:
             tx = name_x + text_width(name, big) + 8
             draw.rounded_rectangle(
@@ -781,12 +865,8 @@ def draw_score_rows(
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
-                draw.text(
-                    (x + 24, cy),
-                    str(int(goods[seat].get(kind, 0))),
-                    font=font(small),
-                    fill=INK,
-                    anchor="lm",
+                draw_text(
+                    draw, (x + 24, cy), str(int(goods[seat].get(kind, 0))), small, INK, anchor="lm"
                 )
                 x += 30 + text_width("00", small)
 

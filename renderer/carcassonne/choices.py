@@ -31,8 +31,8 @@ from renderer.style import (
     PAPER,
     WHITE,
     draw_centered_text,
+    draw_text,
     fit_text,
-    font,
     legible,
     text_width,
 )
@@ -136,11 +136,12 @@ def draw_placements(
     y = board_bottom
     label = legible(20, width)
     if tile_id:
-        draw.text(
+        draw_text(
+            draw,
             (12, y + 4),
             fit_text(translate("img.rotations", locale), label, width - 24),
-            font=font(label),
-            fill=INK,
+            label,
+            INK,
         )
         for i, rot in enumerate(rotations):
             x = 12 + i * slot + (slot - STRIP_TILE - 24) // 2
@@ -235,13 +236,8 @@ def draw_figure_spots(
         else:
             placed.setdefault(segment, []).append(letter)
             text = spot_text(kind, segment, locale)
-        draw.text((left, legend_y + index * 30), f"{letter}", font=font(22), fill=HIGHLIGHT)
-        draw.text(
-            (left + 40, legend_y + index * 30),
-            fit_text(text, 20, width - 60),
-            font=font(20),
-            fill=INK,
-        )
+        draw_text(draw, (left, legend_y + index * 30), f"{letter}", 22, HIGHLIGHT)
+        draw_text(draw, (left + 40, legend_y + index * 30), fit_text(text, 20, width - 60), 20, INK)
     for segment, letters in placed.items():
         sx, sy = segment_spot(tile, rot % 360, segment)
         px, py = ox + sx * t, oy + sy * t

@@ -1,15 +1,18 @@
 """Carcassonne tile bitmaps drawn from the tile facts, and where each segment's figure stands.
 
 Every tile is drawn in its YAML orientation on a master canvas twice the requested size,
-then turned by exact quarter turns and scaled down (which also smooths the edges). Bitmaps
-are cached per (type, rotation, size). A label map of the same drawing tells which pixel
-belongs to which segment; the figure spot of a segment is the point deepest inside it.
+then turned by exact quarter turns and scaled down to flat colours (nearest pixel: smoothed
+edges would add hundreds of blended colours that make the board's PNG a sixth larger, and a
+board is seen scaled down anyway). Bitmaps are cached per (type, rotation, size). A label map
+of the same drawing tells which pixel belongs to which segment; the figure spot of a segment
+is the point deepest inside it.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
@@ -603,13 +606,24 @@ _ROTATE = {
 }
 
 
-@lru_cache(maxsize=1024)
+#: The master of every tile up to half this size: one drawing per tile serves every board
+#: size (the board's tiles are at most 96 px), so a running bot draws each tile once.
+MASTER_SIZE = 192
+
+
+@lru_cache(maxsize=2048)
 def tile_image(tile_id: str, rot: int, size: int) -> Image.Image:
     """The bitmap of ``tile_id`` turned ``rot`` degrees clockwise, ``size`` px square."""
-    master = _master(tile_id, max(2 * size, 96))
+    master = _master(tile_id, MASTER_SIZE if 2 * size <= MASTER_SIZE else 2 * size)
+    scaled = master.resize((size, size), Image.Resampling.NEAREST)
     transpose = _ROTATE[rot % 360]
-    turned = master.transpose(transpose) if transpose is not None else master
-    return turned.resize((size, size), Image.Resampling.LANCZOS)
+    return scaled.transpose(transpose) if transpose is not None else scaled
+
+
+def warm_tiles(tile_ids: Iterable[str]) -> None:
+    """Draw the masters of ``tile_ids`` now (about 10 ms each), not in a player's image."""
+    for tile_id in tile_ids:
+        _master(tile_id, MASTER_SIZE)
 
 
 @lru_cache(maxsize=256)

@@ -32,6 +32,8 @@ from tests.fakediscord.models import (
     StoredFile,
     content_type_of,
 )
+from tests.fakediscord.notifications import pinged_users
+from tests.fakediscord.ratelimits import retry_header, too_many
 from tests.fakediscord.validation import (
     DiscordError,
     FormErrors,
@@ -124,6 +126,12 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         match = regex.match(path)
         if match is None or m != method:
             continue
+        limits, wait = fake.rate_limits.check(method, path, fake.clock.now())
+        if wait > 0:
+            fake.requests.append(RequestRecord(method, path, 429))
+            is_global = limits.get("X-RateLimit-Global") == "true"
+            limits["Retry-After"] = retry_header(wait)
+            return json_response(too_many(wait, is_global), status=429, headers=limits)
         record = RequestRecord(method, path, 200)
         fake.requests.append(record)
         try:
@@ -149,8 +157,8 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         fake._changed()
         if result is None:
             record.status = 204
-            return web.Response(status=204)
-        return json_response(result)
+            return web.Response(status=204, headers=limits)
+        return json_response(result, headers=limits)
     fake.unknown_routes.append((method, path))
     fake.requests.append(RequestRecord(method, path, 404))
     return json_response({"message": "404: Not Found", "code": 0}, status=404)
@@ -292,6 +300,9 @@ def create_message_from(
         flags=flags,
         **extra,
     )
+    if not ephemeral:
+        fake.notify(msg, pinged_users(payload, flags))
+    fake.note_upload(msg, msg.files)
     fake.announce_message(msg)
     return msg
 
@@ -363,6 +374,7 @@ def edit_message_with(
     was_loading = msg.loading
     msg.content, msg.embeds, msg.components, msg.flags = content, embeds, components, flags
     msg.files = kept + new
+    fake.note_upload(msg, new)
     if not was_loading:
         msg.edited_timestamp = fake.clock.iso()
     fake.announce_message(msg, "MESSAGE_UPDATE")

@@ -53,6 +53,8 @@ from tests.fakediscord.models import (
     StoredFile,
     User,
 )
+from tests.fakediscord.notifications import Notification
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.validation import DiscordError
 
 if TYPE_CHECKING:
@@ -115,6 +117,12 @@ class FakeDiscord:
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[RequestRecord] = []
+        #: Every notification Discord sent (created messages only; see notifications.py).
+        self.notifications: list[Notification] = []
+        #: Bytes of the files each create or edit uploaded: (channel id, message id, bytes).
+        self.upload_log: list[tuple[int, int, int]] = []
+        #: Discord's rate limits, off until a test enables them (see ratelimits.py).
+        self.rate_limits = RateLimits()
         self.unknown_routes: list[tuple[str, str]] = []
         self.internal_errors: list[str] = []  # bugs of the fake itself (see rest.handle)
         self.faults = FaultQueue()
@@ -584,6 +592,33 @@ class FakeDiscord:
         if channel.is_thread:
             channel.message_count += 1
         return msg
+
+    def notify(self, msg: Message, users: list[int]) -> None:
+        """Record the notifications of a newly created message (only users who see it)."""
+        for user_id in users:
+            user = self.users.get(user_id)
+            if user is None or user_id == msg.author.id:
+                continue
+            if msg.guild_id is not None and not self.can_view_channel(user, msg.channel_id):
+                continue
+            self.notifications.append(
+                Notification(user_id, msg.id, msg.channel_id, self.clock.now())
+            )
+
+    def note_upload(self, msg: Message, files: list[Any]) -> None:
+        """Count the bytes of ``files`` uploaded with a create or an edit of ``msg``."""
+        if files:
+            self.upload_log.append((msg.channel_id, msg.id, sum(len(f.data) for f in files)))
+
+    def pings(self, user: Any = None, channel: Any = None) -> list[Notification]:
+        """The notifications sent, to ``user`` and in ``channel`` (its threads included)."""
+        found = self.notifications
+        if user is not None:
+            found = [n for n in found if n.user_id == user.id]
+        if channel is not None:
+            ids = {channel.id} | {t.id for t in self.threads(channel)}
+            found = [n for n in found if n.channel_id in ids]
+        return found
 
     def announce_message(self, msg: Message, event: str = "MESSAGE_CREATE") -> None:
         """Send MESSAGE_CREATE/UPDATE for public messages (ephemeral ones are never dispatched)."""

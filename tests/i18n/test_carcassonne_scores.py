@@ -108,10 +108,10 @@ def test_third_edition_farm_with_a_pig_and_a_tie() -> None:
     event = _farm_event({"feature": "farm", "cities": 2, "owners": [0, 1], "points": [8, 6]})
     names = ["Ann", "Bo"]
     assert event_text(event, "en", game="carcassonne", names=names) == (
-        "Farm bordering 2 complete cities: Ann 2 ×4 (pig) = 8 and Bo 2 ×3 = 6."
+        "Farm bordering 2 complete cities: Ann: 2 ×4 (pig) = 8 and Bo: 2 ×3 = 6."
     )
     assert event_text(event, "de", game="carcassonne", names=names) == (
-        "Wiese grenzt an 2 fertige Städte: Ann 2 ×4 (Schwein) = 8 und Bo 2 ×3 = 6."
+        "Die Wiese grenzt an 2 fertige Städte: Ann: 2 ×4 (Schwein) = 8 und Bo: 2 ×3 = 6."
     )
 
 
@@ -127,7 +127,7 @@ def test_first_edition_farm_says_the_farmers_of_a_city() -> None:
         {"feature": "farm", "city": [2, -1], "segment": "city1", "owners": [0, 1], "points": [5, 4]}
     )
     text = event_text(event, "de", game="carcassonne", names=["Ann", "Bo"])
-    assert text == "Bauern, die eine fertige Stadt versorgen: Ann 5 und Bo 4."
+    assert text == "Bauern an einer fertigen Stadt: Ann – 5 Punkte und Bo – 4 Punkte."
     assert "city1" not in event_text(event, "hu", game="carcassonne", names=["Ann", "Bo"])
 
 

@@ -29,6 +29,7 @@ from i18n.catalog import (
     forms,
     game_variants,
     plural_index,
+    word_forms,
 )
 from i18n.rules import MESSAGE_LIMIT
 
@@ -82,7 +83,8 @@ def test_po_files_have_no_duplicate_or_fuzzy_entries(locale: str) -> None:
     source = "\n".join(path.read_text(encoding="utf-8") for path in catalogue_files(locale))
     ids = re.findall(r'^(?:msgctxt "(.+)"\n)?msgid "(.+)"$', source, flags=re.MULTILINE)
     assert len(ids) == len(set(ids))
-    assert len(ids) == len(catalogue(locale)) + len(game_variants(locale))
+    forms_count = sum(len(found) for found in word_forms(locale).values())
+    assert len(ids) == len(catalogue(locale)) + len(game_variants(locale)) + forms_count
     assert "#, fuzzy" not in source
 
 
@@ -307,3 +309,15 @@ def test_rules_explain_every_table_option_of_the_engine(game: str, locale: str) 
     pages = "\n".join(rules_page(game, topic, locale) for topic in rules_topics(game))
     for option in get_game(game).OPTIONS:
         assert f"`{t(f'cmd.name.{option.name}', locale)}" in pages, option.name
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_word_form_belongs_to_a_word_and_formats(locale: str) -> None:
+    """A form (``card.acc.5|acc``) is a form of an entry the language has, with no
+    placeholder the entry lacks (it is filled with the entry's parameters)."""
+    messages = catalogue(locale)
+    for key, found in word_forms(locale).items():
+        assert key in messages, f"{locale}: forms of {key!r}, which is no entry"
+        for form, text in found.items():
+            assert placeholders(text) <= placeholders(messages[key]), (key, form)
+            format_message(text, dict.fromkeys(placeholders(text), 1))

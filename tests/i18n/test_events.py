@@ -117,16 +117,16 @@ def test_the_kind_a_joker_is_played_as_takes_the_case_of_the_sentence() -> None:
     *helyett* in lower case; English with its article."""
     jack = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=J:r16<>r40"}}
     assert event_text(jack, "de", game="dog") == "Blau spielt den Joker als Buben."
-    assert event_text(jack, "hu", game="dog") == "Kék a jokert bubi helyett játssza ki."
+    assert event_text(jack, "hu", game="dog") == "Kék bubiként játssza ki a jokert."
     assert event_text(jack, "en", game="dog") == "Blue plays the Joker as a Jack."
     ace = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=A:E"}}
-    assert event_text(ace, "de", game="dog") == "Blau spielt den Joker als Ass."
+    assert event_text(ace, "de", game="dog") == "Blau spielt den Joker als As."
     assert event_text(ace, "en", game="dog") == "Blue plays the Joker as an Ace."
     king = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=K:E"}}
     assert event_text(king, "de", game="dog") == "Blau spielt den Joker als König."
-    assert event_text(king, "hu", game="dog") == "Kék a jokert király helyett játssza ki."
+    assert event_text(king, "hu", game="dog") == "Kék királyként játssza ki a jokert."
     eight = {"kind": "play", "seat": 1, "data": {"card": "X", "move": "X=8:r16-r24"}}
-    assert event_text(eight, "hu", game="dog") == "Kék a jokert 8-es helyett játssza ki."
+    assert event_text(eight, "hu", game="dog") == "Kék 8-asként játssza ki a jokert."
 
 
 def test_a_forced_discard_or_fold_says_why_and_names_the_pawn_in_the_way() -> None:
@@ -151,7 +151,7 @@ def test_a_forced_discard_or_fold_says_why_and_names_the_pawn_in_the_way() -> No
     )
     kennel = {"kind": "fold", "seat": 2, "data": {"stuck": {"reason": "kennel", "colour": 2}}}
     assert event_text(kennel, "en", game="dog") == (
-        "Yellow has all pawns in the kennel and no card to bring one out, and folds."
+        "Yellow cannot bring a pawn out of the kennel and folds."
     )
     for locale in ("en", "de", "hu"):
         for event, game in ((discard, "tock"), (fold, "dog"), (kennel, "dog")):
@@ -203,7 +203,7 @@ def test_carcassonne_events_use_the_players_names_and_words_for_the_tile() -> No
         "Ann puts a follower in the city to the north."
     )
     assert event_text(figure, "hu", game="carcassonne", names=["Ann", "Bo"]) == (
-        "Ann alattvalót tesz ide: az északi város."
+        "Ann alattvalót tesz az északi városba."
     )
     # German puts a figure *in* a city and a monastery, *auf* a road or a field (accusative).
     assert event_text(figure, "de", game="carcassonne", names=["Ann", "Bo"]) == (

@@ -14,7 +14,8 @@ from i18n.history import history_line
 def test_a_hidden_pick_says_a_card_was_chosen_and_never_which(locale: str) -> None:
     hidden = history_line(HistoryEntry(3, HistoryKind.PICK, 1), "anna", locale)
     changed = history_line(HistoryEntry(4, HistoryKind.PICK, 1, changed=True), "anna", locale)
-    assert hidden.startswith("3. ")
+    # Hungarian numbers the line in brackets: "3. 2. bot" would be two ordinals in a row.
+    assert hidden.startswith("[3] " if locale == "hu" else "3. ")
     assert "anna" in hidden
     assert "anna" in changed
     assert hidden != changed
@@ -26,9 +27,13 @@ def test_a_hidden_pick_says_a_card_was_chosen_and_never_which(locale: str) -> No
 @pytest.mark.parametrize(
     ("locale", "own", "received"),
     [
-        ("en", "1. You chose J to pass to your partner.", "2. anna passed you J."),
-        ("de", "1. Du hast B für deinen Partner gewählt.", "2. anna hat dir B gegeben."),
-        ("hu", "1. Ezt a lapot választottad a társadnak: B.", "2. anna ezt a lapot adta neked: B."),
+        ("en", "1. You chose a Jack to pass to your partner.", "2. anna passed you a Jack."),
+        (
+            "de",
+            "1. Du hast einen Buben für deinen Partner gewählt.",
+            "2. anna hat dir einen Buben gegeben.",
+        ),
+        ("hu", "[1] Egy bubit választottál a társadnak.", "[2] anna egy bubit adott neked."),
     ],
 )
 def test_a_known_pick_names_its_card_in_the_readers_words(
@@ -62,17 +67,18 @@ PLAY_KING = (
 def test_a_move_is_said_in_the_words_the_thread_was_told(locale: str) -> None:
     move = HistoryEntry(5, HistoryKind.MOVE, 2, move="K:E", events=PLAY_KING)
     told = " ".join(event_text(e, locale, game="tock") for e in PLAY_KING)
-    assert history_line(move, "cleo", locale, game="tock") == f"5. cleo: {told}"
+    number = "[5]" if locale == "hu" else "5."
+    assert history_line(move, "cleo", locale, game="tock") == f"{number} cleo: {told}"
     assert "K:E" not in told
-    assert history_line(move, "cleo", locale, game="tock", notation=True) == "5. cleo: K:E"
+    assert history_line(move, "cleo", locale, game="tock", notation=True) == f"{number} cleo: K:E"
 
 
 def test_the_rules_acting_for_a_seat_say_what_they_did_in_words_only() -> None:
     discard = {"kind": "discard", "seat": 2, "data": {"card": "5", "auto": True}, "public": True}
     auto = HistoryEntry(6, HistoryKind.AUTO, 2, events=(discard,))
     words = history_line(auto, "cleo", "en", game="tock")
-    assert words.startswith("6. The rules acted for cleo. ")
+    assert words.startswith("6. The game moved for cleo. ")
     assert "5" in words.removeprefix("6. ")
     assert history_line(auto, "cleo", "en", game="tock", notation=True) == (
-        "6. The rules acted for cleo."
+        "6. The game moved for cleo."
     )

@@ -13,7 +13,7 @@ def test_english_reads_as_the_lobby_always_did() -> None:
         "4 players · game type: 2v2 · quick start · seven: split · turn time: 5 min"
     )
     assert options_line(2, CARCASSONNE, 0, "en-US") == (
-        "2 players · farms: third · inns cathedrals: full · river · no clock"
+        "2 players · farms: third edition · Inns & Cathedrals: full · river · no clock"
     )
 
 

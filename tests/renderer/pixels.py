@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderer.style import keep_text_stamps
+
 RGB = tuple[int, int, int]
 
 
@@ -27,6 +29,15 @@ def pixel(image: Image.Image, x: float, y: float) -> RGB:
     return image.getpixel((round(x), round(y)))  # type: ignore[return-value]
 
 
+def area_colour(image: Image.Image, x: float, y: float, radius: int = 3) -> RGB:
+    """The most common colour around (x, y): the ground of an area, not a speck of its
+    texture (city dots, field grass) that a single pixel may hit."""
+    box = (round(x) - radius, round(y) - radius, round(x) + radius + 1, round(y) + radius + 1)
+    colours = image.crop(box).getcolors(maxcolors=(2 * radius + 1) ** 2)
+    assert colours
+    return max(colours)[1]  # type: ignore[no-any-return]
+
+
 @contextmanager
 def recorded_texts() -> Iterator[list[tuple[str, float]]]:
     """Every text the renderer draws meanwhile, as (text, font size in px).
@@ -42,7 +53,10 @@ def recorded_texts() -> Iterator[list[tuple[str, float]]]:
         return original(self, xy, text, fill, font, *args, **kwargs)
 
     ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    # Every text use is rasterised afresh meanwhile, so each one is seen and counted.
+    keep_text_stamps(False)
     try:
         yield drawn
     finally:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        keep_text_stamps(True)

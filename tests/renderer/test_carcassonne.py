@@ -29,7 +29,7 @@ from renderer.carcassonne.choices import SPOT_CELL
 from renderer.carcassonne.tiledata import all_tile_ids, tile_facts
 from renderer.carcassonne.tiles import CITY, FIELD, RIVER, segment_spot, tile_image
 from renderer.style import HIGHLIGHT
-from tests.renderer.pixels import close, decode, pixel
+from tests.renderer.pixels import area_colour, close, decode, pixel
 from tests.renderer.views import carcassonne_playout, carcassonne_view
 
 
@@ -80,8 +80,8 @@ def test_city_is_drawn_on_the_sides_the_rotation_turns_it_to(tile, rot, city_sid
         board=[{"tile": "D", "x": 0, "y": 0, "rot": 0}, {"tile": tile, "x": 1, "y": 0, "rot": rot}]
     )
     image = decode(render_board(view))
-    assert close(pixel(image, *_tile_point(view, (1, 0), *city_side)), CITY, 40)
-    assert close(pixel(image, *_tile_point(view, (1, 0), *field_side)), FIELD, 40)
+    assert close(area_colour(image, *_tile_point(view, (1, 0), *city_side)), CITY, 40)
+    assert close(area_colour(image, *_tile_point(view, (1, 0), *field_side)), FIELD, 40)
 
 
 def test_river_monastery_and_full_city_tiles_are_drawn_from_their_facts() -> None:

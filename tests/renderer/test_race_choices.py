@@ -24,7 +24,7 @@ from engine import get_game
 from i18n.catalog import LOCALES, use_game_terms
 from renderer import clear_caches, race_field_center
 from renderer.race_choices import badge_centres, choice_marks, render_race_choices
-from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH
+from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH, keep_text_stamps
 from tests.renderer.pixels import decode
 
 #: (text, anchor point, font size, size of the image drawn on).
@@ -87,10 +87,12 @@ def drawn_texts() -> Iterator[Drawn]:
         return original(self, xy, text, fill, font, *args, **kwargs)
 
     ImageDraw.ImageDraw.text = text  # type: ignore[method-assign]
+    keep_text_stamps(False)  # every text drawn where it lands, not from a cached stamp
     try:
         yield drawn
     finally:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        keep_text_stamps(True)
 
 
 def _info(position: dict[str, Any]) -> PrivateInfo:

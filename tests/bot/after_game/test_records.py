@@ -73,6 +73,16 @@ async def test_poeppel_play_load_replays_a_record(
     assert "Replayed" in printed
     assert "1. " in printed
     assert list(out.glob("*.png")), "the last board is drawn"
+    # Issue 31: the moves in words, each seat by the name the table gave it.
+    assert "Bot 2 places a tile" in printed
+    assert ". : " not in printed
+    record = json.loads(path.read_bytes())
+    assert record["seats"][1]["name"] == "Bot 2"
+    args = ["play", "--load", str(path), "--no-images", "--lang", "hu", "--notation"]
+    assert await asyncio.to_thread(main, args) == 0
+    printed = capsys.readouterr().out
+    assert "2.\u00a0bot: " in printed  # notation on request, the name in the reader's words
+    assert "@" in printed
     # A record whose moves do not lead to its result is refused.
     data = json.loads(path.read_bytes())
     data["result"]["seats"][0]["score"] += 1

@@ -324,7 +324,7 @@ def test_the_boards_it_writes_speak_the_players_language_and_name_the_players(
 
     drawn = asyncio.run(first_board())
     assert "Anna" in drawn, drawn  # the players, as the thread names them
-    assert "2. bot" in drawn, drawn
+    assert "2.\u00a0bot" in drawn, drawn  # a non-breaking space: never wrapped apart
     assert "Lerakandó lapka" in drawn, drawn  # Hungarian, not "Tile to place"
 
 
@@ -400,3 +400,34 @@ def test_each_placement_in_the_terminal_says_what_it_does(tmp_path: Path) -> Non
     assert rows, result.stdout
     said = ("closes", "joins", "extends", "starts")
     assert all(any(word in row for word in said) for row in rows), rows
+
+
+def test_the_terminal_tells_what_happened_since_the_last_turn_with_one_board(
+    tmp_path: Path,
+) -> None:
+    boards = tmp_path / "boards"
+    result = _play(
+        [
+            "tock",
+            "--players",
+            "4",
+            "--bots",
+            "3",
+            "--seed",
+            "3",
+            "--bot-time",
+            "0.01",
+            "--bot-level",
+            "easy",
+            "--db",
+            str(tmp_path / "p.db"),
+            "--out",
+            str(boards),
+        ],
+        stdin="1\n" * 5 + "q\n",
+    )
+    assert result.returncode == 0, result.stderr
+    digests = result.stdout.count("Since your last turn:")
+    assert digests >= 4
+    # One board per act (the person's move and the bots' after it), not one per move.
+    assert len(list(boards.glob("*.png"))) <= digests + 1

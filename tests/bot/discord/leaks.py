@@ -23,7 +23,7 @@ from functools import cache
 from typing import Any
 
 from i18n import LOCALES, t
-from i18n.catalog import catalogue, forms
+from i18n.catalog import catalogue, forms, word_forms
 from i18n.words import card_text
 from tests.fakediscord.models import Message, iter_components
 
@@ -46,6 +46,9 @@ def card_words() -> Mapping[str, str]:
             words[card_text(token, locale)] = token
             words[t(f"card.name.{token}", locale)] = token
             words[t(f"card.acc.{token}", locale)] = token  # "a King", "einen König" …
+            for kind in ("name", "acc", "as"):  # Hungarian cases: "ászt", "5-öst", "ászként"
+                for form in word_forms(locale).get(f"card.{kind}.{token}", {}).values():
+                    words[form] = token
     for token in TOKENS:
         words.setdefault(token, token)
     return words

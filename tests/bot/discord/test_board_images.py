@@ -1,5 +1,5 @@
-"""One board image per act: a person's move and the bot turns after it are told in words, and
-only the newest board — the one with the controls — is drawn (a board costs real CPU)."""
+"""One message and one board image per act: a person's move and the bot turns after it are one
+turn digest (bot.discord_ui.digest), its lines in words and one board drawing every move."""
 
 from __future__ import annotations
 
@@ -67,18 +67,18 @@ async def alice_plays_once(
         "the two bot turns after alice's move",
     )
     act = world.boards(thread)[posted_before:]
-    assert act[-1].id == newest.id
-    # Exactly one image for the whole act: the newest board's, showing the newest state.
-    assert [len(m.files) for m in act] == [0] * (len(act) - 1) + [1]
+    # One message for the whole act, with one image: the newest state and every move since.
+    assert [m.id for m in act] == [newest.id]
+    assert len(newest.files) == 1
     assert len(recorder.public_views) - drawn_before == 1
     assert world.desk is not None
     table = await world.desk.service.get(table_id)
     assert newest.files[0].filename == f"board-{table_id}-{table.version}.png"
-    assert recorder.public_views[-1] == await world.desk.service.public_view(table_id)
-    # The earlier updates still tell their moves, without controls.
-    for message in act[:-1]:
-        assert not message.components
-        assert message.content.strip("\u200b").strip(), "an earlier update says nothing"
+    drawn = dict(recorder.public_views[-1])
+    recent = drawn.pop("recent")
+    assert drawn == await world.desk.service.public_view(table_id)
+    assert len(recent) >= 3, "alice's tile and both bots' tiles are drawn"
+    assert len(newest.content.splitlines()) >= 4, "each move has its line, then the turn"
     # The newest board carries the controls (the tile's placements: selects, or one button
     # when the tile fits only one way), and names alice.
     controls = [m["custom_id"] for m in selects(newest)] + [b["custom_id"] for b in newest.buttons]

@@ -156,15 +156,15 @@ async def test_a_delivery_beaten_by_the_retry_tick_tells_the_move_and_leaves_the
     world: World,
 ) -> None:
     # Between a move's commit and its delivery, the retry tick (or a click on an old board)
-    # may post the table's board first. The delivery then only tells the move in words: no
-    # second image, and the controls stay on that board.
+    # may post the table's board first. The delivery then only tells the move in words, in
+    # that board's digest: no second message, no second image, and the controls stay there.
     table_id, thread = await start_tock_against_a_bot(world, seed=39)
     publisher = world.desk.publisher  # type: ignore[union-attr]
     board = world.newest_board(thread)
-    count = len(world.boards(thread))
+    count, image = len(world.boards(thread)), board.files[0].id
     publisher._posted[table_id] = 10**6  # as if that board were the move's, posted already
     await play_race_turn(world, table_id, world.alice, thread, random.Random(5), Stats())
-    await world.wait(lambda: len(world.boards(thread)) > count)
-    told = world.boards(thread)[count:]
-    assert all(not m.files and not m.buttons for m in told), "words only"
+    await world.wait(lambda: board.content.startswith("alice: "))
+    assert len(world.boards(thread)) == count, "no message of its own"
+    assert [f.id for f in board.files] == [image], "no second image"
     assert boards_with_controls(world, thread) == [board], "the controls stay where they are"

@@ -118,7 +118,7 @@ async def test_join_a_chosen_team(world: World) -> None:
     lines = world.lobby(table_id).text.splitlines()
     alice_team = next(line for line in lines if "alice" in line).rsplit("team ", 1)[1]
     bob_team = next(line for line in lines if "bob" in line).rsplit("team ", 1)[1]
-    assert alice_team == bob_team == "A"
+    assert alice_team == bob_team == "1"  # the team asked for, numbered as it was asked
 
 
 async def test_two_games_in_one_channel_keep_to_their_threads(world: World) -> None:

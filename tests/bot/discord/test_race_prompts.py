@@ -168,7 +168,7 @@ def test_the_moves_of_a_joker_say_the_kind_in_the_case_of_the_title() -> None:
     assert moves_prompt(joker, "X=J", locale="de").content == "Züge mit dem Joker als Buben:"
     assert moves_prompt(joker, "X=J", locale="en").content == "Moves with the joker as a Jack:"
     assert moves_prompt(joker, "X=J", locale="hu").content == (
-        "Lehetséges lépések – joker (bubi helyett):"
+        "Lehetséges lépések – joker bubiként:"
     )
 
 

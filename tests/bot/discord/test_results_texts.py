@@ -12,6 +12,7 @@ from bot.discord_ui.results_texts import (
     history_text,
     leaderboard_text,
     results_post,
+    standings_lines,
     stats_text,
 )
 
@@ -45,13 +46,13 @@ RATING = Rating("u:10", 27.25, 6.5, 3, 2)
         ),
         (
             "de",
-            ("Endstand", "1. Ann & Cy — 8 Figuren im Ziel", "Di hat", "9 Runden", "Bot (schwer)"),
+            ("Endstand", "1. Ann & Cy — 8 Pöppel im Ziel", "Di hat", "9 Runden", "Bot (schwer)"),
         ),
         (
             "hu",
             (
                 "végeredmény",
-                "1. Ann & Cy — 8 bábu célban",
+                "1. hely: Ann & Cy — 8 bábu célban",
                 "Di kilépett",
                 "9 leosztás",
                 "Bot (nehéz)",
@@ -89,3 +90,27 @@ def test_stats_leaderboard_and_history_leave_no_key_unsaid(locale: str) -> None:
         assert "Seite 2" in history
     if locale == "hu":
         assert "ranglista" in board
+
+
+@pytest.mark.parametrize(
+    ("locale", "line"),
+    [
+        ("en", "1. Bot 2 (easy) & Bot 4 (easy) — 8 pawns home"),
+        ("de", "1. Bot 2 (leicht) & Bot 4 (leicht) — 8 Pöppel im Ziel"),
+        ("hu", "1. hely: 2.\u00a0bot (könnyű) & 4.\u00a0bot (könnyű) — 8 bábu célban"),
+    ],
+)
+def test_bots_keep_the_names_the_table_gave_them(locale: str, line: str) -> None:
+    """Issue 31: "Bot 2" in the thread is "Bot 2" in the results, not "Bot (easy)"."""
+    seats = (
+        SeatResult(0, "Ann", 2, "u:10", user_id=10, team=0, score=3),
+        SeatResult(1, "", 1, "bot:easy", bot_level="easy", team=1, score=4, bot_number=2),
+        SeatResult(2, "Cy", 2, "u:12", user_id=12, team=0, score=3),
+        SeatResult(3, "", 1, "bot:easy", bot_level="easy", team=1, score=4, bot_number=4),
+    )
+    result = GameResult(
+        1, 1, 1, "dog", {}, 0.0, seats, winners=(1, 3), teams=((0, 2), (1, 3)), hands=9
+    )
+    assert line in standings_lines(result, locale)
+    channel = channel_line(result, 5, locale)
+    assert {"en": "won", "de": "haben gewonnen", "hu": "nyert"}[locale] in channel

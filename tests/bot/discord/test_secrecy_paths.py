@@ -754,7 +754,8 @@ def test_the_detectors_find_cards_picks_and_orders_in_every_form() -> None:
     assert card_mentions("alice: G:K") == {"K"}
     assert pick_mentions("2. alice: G:10") == {"10"}
     assert card_mentions("Dein Partner hat dir B gegeben.") == {"J"}  # German Bube
-    assert card_mentions("A társad ezt adta neked: D.") == {"Q"}  # Hungarian dáma
+    assert card_mentions("A társad egy dámát adott neked.") == {"Q"}  # Hungarian dáma
+    assert card_mentions("Zöld kijátszik egy 5-öst.") == {"5"}  # a Hungarian case form
     assert card_mentions("You received a **A** from your partner.") == {"A"}
     assert card_mentions("Blue plays 7:r18-r22,r50-r52.") == {"7"}
     assert card_mentions("K: bring a pawn out", label=True) == {"K"}

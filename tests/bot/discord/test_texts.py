@@ -72,9 +72,9 @@ def test_lobby_lists_every_seat_with_teams_and_free_places() -> None:
         seats=(Seat(0, 10, "alice"), Seat(1), Seat(2, bot_level="easy", name="Bot 3"), Seat(3)),
     )
     lines = lobby_text(lobby).splitlines()
-    assert "1. alice — team A" in lines
-    assert "2. *free* — team B" in lines
-    assert "3. 🤖 Bot 3 (easy) — team A" in lines
+    assert "1. alice — team 1" in lines
+    assert "2. *free* — team 2" in lines
+    assert "3. 🤖 Bot 3 (easy) — team 1" in lines
     # In play, the seats are the engine's (Tock with 2 players does not use seats 0 and 1).
     playing = lobby.with_changes(
         phase=Phase.PLAYING,

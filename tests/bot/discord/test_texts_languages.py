@@ -55,8 +55,8 @@ def test_the_lobby_in_german() -> None:
     text = lobby_text(_table(), "de")
     assert text.startswith("**Tock**-Tisch #7 — Gastgeber <@11>")
     assert "4 Spieler · Spielart: 2 gegen 2 · Sieben: aufteilen · Zugzeit: 5 Min." in text
-    assert "🤖 Bot 2 (leicht) — Team B" in text
-    assert "3. *frei* — Team A" in text
+    assert "🤖 Bot 2 (leicht) — Team 2" in text
+    assert "3. *frei* — Team 1" in text
     assert "dave (gegangen)" in text
     assert text.endswith(
         "Warten auf Spieler. Tretet bei, fügt Bots hinzu, und der Gastgeber startet das Spiel."
@@ -101,5 +101,5 @@ def test_what_happened_is_said_from_keys_in_every_language() -> None:
         1,
     )
     assert update_text(_table(), lobby, "hu") == (
-        "bob csatlakozott (2. hely). Mostantól 2. bot a házigazda."
+        "bob csatlakozott (2. ülőhely). Mostantól a 2.\u00a0bot a házigazda."
     )

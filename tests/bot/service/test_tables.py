@@ -320,7 +320,7 @@ async def test_leaving_in_play_under_auto_policy(service: TableService, storage:
     started = await _started(service, players=3)
     table_id = started.table.id
     effects = await service.leave(table_id, BOB)
-    assert "plays automatically" in effects.public[0].message.text("en")
+    assert "the game now moves for their seat" in effects.public[0].message.text("en")
     table = await service.get(table_id)
     bob_seat = next(s for s in table.seats if s.former_user_id == BOB)
     assert bob_seat.left

@@ -13,7 +13,7 @@ from tests.bot.service.test_tables_games import _seat
 
 #: Words of each reason in the public sentence (English).
 SAID = {
-    "kennel": "all pawns in the kennel and no card to bring one out",
+    "kennel": "cannot bring a pawn out of the kennel",
     "blocked": "the way is blocked by",
     "none": "cannot move any pawn",
 }

@@ -1,0 +1,223 @@
+"""Boards drawn in worker processes, so that the process answering Discord never runs Pillow.
+
+A :class:`RenderPool` runs the :mod:`renderer` functions in a few worker processes, as the
+bots' searches already run (:mod:`bot.bots.pool`): an image costs milliseconds of CPU, and
+drawn in the event loop's process (even in a thread) it holds the GIL that acknowledgements
+wait for. The renderer is pure and deterministic, so a worker's PNG is byte-identical to the
+one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
+
+* **Warm workers.** Each worker imports the renderer and fills its caches once
+  (:func:`renderer.warm_up`) when it starts, at a lower priority (``nice``) than the process
+  answering Discord and a higher one than the bots' searches.
+* **No stale queue.** At most two images per worker are handed to the workers at once (one
+  being drawn, the next ready, so that a worker never idles while the busy event loop gets
+  round to handing it more); the others wait here in the order asked. A request with a
+  ``key`` (a table) that is still waiting when a newer one with the same key arrives is
+  dropped: only a table's newest board is drawn, so the queue cannot grow beyond one image
+  per table however fast the tables play.
+* **Sizing.** :func:`render_workers` gives the default size: the machine's cores less one for
+  the event loop and less the bots' dedicated workers, at least one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: How often a worker checks that the process that started it is still alive.
+PARENT_CHECK_SECONDS = 0.2
+
+
+class Stale(Exception):
+    """The image was not drawn: a newer one with the same key was asked for meanwhile."""
+
+
+def render_workers(cores: int, bot_workers: int | None = None) -> int:
+    """The default number of render workers on ``cores`` cores.
+
+    One core is left to the event loop's process; ``bot_workers`` set explicitly (searches at
+    full speed on cores of their own) takes its cores too. The default bot pool, one niced
+    search per core, yields to the renderer and is not subtracted.
+    """
+    return max(1, cores - 1 - (bot_workers or 0))
+
+
+# --- in the worker --------------------------------------------------------------------------
+
+
+def _start_worker(parent: int, nice: int) -> None:
+    """Set up a render worker: lower priority, no orphan, caches warm."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent shuts the pool down on Ctrl-C
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    import renderer
+
+    renderer.warm_up()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Exit as soon as the process that started this worker is gone (reparented)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
+def _ready() -> int:
+    """A no-op that makes a worker start (and warm up) ahead of the first image; its pid."""
+    return os.getpid()
+
+
+def _call(function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
+    return function(*args, **kwargs)
+
+
+# --- in the bot process ---------------------------------------------------------------------
+
+
+class RenderPool:
+    """Runs renderer functions in ``workers`` processes (``async with`` or start/close).
+
+    ``nice`` lowers the workers' priority. ``executor``: a ready executor instead of the
+    worker processes (tests use a thread pool to control the timing).
+    """
+
+    def __init__(self, workers: int = 1, *, nice: int = 5, executor: Executor | None = None):
+        self.workers = max(1, workers)
+        self.nice = nice
+        self._executor: Executor | None = executor
+        self._own_executor = executor is None
+        #: Images handed to the workers at most at once (see the module's docstring).
+        self.depth = 2 * self.workers
+        self._free = self.depth
+        self._waiting: list[asyncio.Future[None]] = []
+        #: The newest request of each key: an older one still waiting is dropped.
+        self._newest: dict[Hashable, int] = {}
+        self._tickets = 0
+        #: How many requests were dropped as stale (for benches and logs).
+        self.skipped = 0
+
+    def _new_executor(self) -> ProcessPoolExecutor:
+        # "spawn": a fresh interpreter, not a fork of a process with an event loop, threads
+        # and sockets; its parent is this process, which the worker watches.
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.nice),
+        )
+
+    async def start(self) -> None:
+        """Start every worker now (an interpreter, Pillow and the warm-up take a second)."""
+        if self._executor is None:
+            self._executor = self._new_executor()
+        if self._own_executor:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(
+                *(loop.run_in_executor(self._executor, _ready) for _ in range(self.workers))
+            )
+
+    async def close(self) -> None:
+        """Stop the workers; images still waiting are refused."""
+        executor, self._executor = self._executor, None
+        for waiter in self._waiting:
+            if not waiter.done():
+                waiter.cancel()
+        self._waiting.clear()
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, True, cancel_futures=True)
+
+    async def __aenter__(self) -> RenderPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def worker_pids(self) -> list[int]:
+        """The process ids of the running workers (for monitoring and tests)."""
+        return list((getattr(self._executor, "_processes", None) or {}).keys())
+
+    async def run(
+        self,
+        function: Callable[..., bytes],
+        *args: Any,
+        key: Hashable | None = None,
+        **kwargs: Any,
+    ) -> bytes:
+        """``function(*args, **kwargs)`` drawn in a worker; its PNG bytes.
+
+        ``function`` is a module-level renderer function (it is pickled by name), the
+        arguments plain data. Raises :class:`Stale` when a newer request with the same
+        ``key`` arrived while this one waited for a worker.
+        """
+        ticket = self._tickets = self._tickets + 1
+        if key is not None:
+            self._newest[key] = ticket
+        await self._turn()
+        try:
+            if key is not None and self._newest.get(key) != ticket:
+                self.skipped += 1
+                raise Stale(key)
+            return await self._draw(function, args, kwargs)
+        finally:
+            if key is not None and self._newest.get(key) == ticket:
+                del self._newest[key]
+            self._release()
+
+    async def _draw(
+        self, function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> bytes:
+        loop = asyncio.get_running_loop()
+        for attempt in range(2):
+            executor = self._executor
+            if executor is None:
+                raise RuntimeError("the render pool is not running")
+            try:
+                return await loop.run_in_executor(executor, _call, function, args, kwargs)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): replace the pool and draw again.
+                log.error("a render worker died; starting new workers")
+                if self._executor is executor:
+                    self._executor = self._new_executor()
+                    executor.shutdown(wait=False, cancel_futures=True)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _turn(self) -> None:
+        """Wait for a free worker, in the order asked."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter in self._waiting:
+                self._waiting.remove(waiter)
+            elif waiter.done() and not waiter.cancelled():
+                self._release()  # the turn was handed over just as the caller gave up
+            raise
+
+    def _release(self) -> None:
+        while self._waiting:
+            waiter = self._waiting.pop(0)
+            if not waiter.done():
+                waiter.set_result(None)  # the turn passes on; _free stays taken
+                return
+        self._free += 1

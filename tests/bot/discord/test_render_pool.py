@@ -1,0 +1,116 @@
+"""Boards drawn in worker processes: the same bytes, no Pillow in the bot's process, and only
+the newest waiting board of a table drawn."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import engine.carcassonne as carcassonne
+import engine.dog as dog
+import renderer
+from bot.discord_ui.render_pool import RenderPool, Stale, render_workers
+from bot.discord_ui.rendering import Renderer
+from renderer.samples import carcassonne_position
+from tests.renderer.views import race_playout
+
+
+async def test_a_worker_draws_the_same_bytes_and_the_bot_process_runs_no_pillow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, views = race_playout(dog, 6, {}, 5, 60)
+    race = views[-1]
+    state = carcassonne_position(3, {}, 4, 20)
+    tiles = carcassonne.view(state, 0)
+    placements = carcassonne.legal_placements(state)
+    names = ["Anna", "Bence", "Chloé", "Bot 4 (hard)", "Dóra", "Bot 6 (easy)"]
+    expected = [
+        renderer.render_board(race, names=names, locale="de"),
+        renderer.render_placements(tiles, placements, names=names[:3]),
+    ]
+    created: list[Any] = []
+    original_new = Image.new
+
+    def counting_new(*args: Any, **kwargs: Any) -> Image.Image:
+        created.append(args)
+        return original_new(*args, **kwargs)
+
+    async with RenderPool(1) as pool:
+        # Pillow is watched in this process only: the worker was spawned beforehand.
+        monkeypatch.setattr(Image, "new", counting_new)
+        drawn = Renderer.load(pool)
+        board = await drawn.board(race, names, filename="board-1-7.png", locale="de")
+        choice = await drawn.placements(tiles, placements, names=names[:3])
+        assert len(pool.worker_pids()) == 1
+    assert board is not None
+    assert choice is not None
+    assert [board.fp.read(), choice.fp.read()] == expected
+    assert created == [], "the bot's own process drew nothing"
+
+
+def _blocking(gate: threading.Event, drawn: list[str], name: str) -> bytes:
+    gate.wait(5)
+    drawn.append(name)
+    return name.encode()
+
+
+async def test_only_the_newest_waiting_board_of_a_table_is_drawn() -> None:
+    gate = threading.Event()
+    drawn: list[str] = []
+    with ThreadPoolExecutor(1) as executor:
+        pool = RenderPool(1, executor=executor)
+        await pool.start()
+        # Tables 8 and 9 take the worker and its next place.
+        busy = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"table {n}", key=n))
+            for n in (8, 9)
+        ]
+        await asyncio.sleep(0)
+        older = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 1 v1", key=1))
+        other = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 2 v1", key=2))
+        newer = asyncio.create_task(pool.run(_blocking, gate, drawn, "table 1 v2", key=1))
+        gate.set()
+        assert [await task for task in busy] == [b"table 8", b"table 9"]
+        with pytest.raises(Stale):
+            await older
+        assert await other == b"table 2 v1"
+        assert await newer == b"table 1 v2"
+        await pool.close()
+    assert drawn == ["table 8", "table 9", "table 2 v1", "table 1 v2"]
+    assert pool.skipped == 1
+
+
+def _image(gate: threading.Event, view: dict[str, Any], **kwargs: Any) -> bytes:
+    gate.wait(5)
+    return str(view["v"]).encode()
+
+
+async def test_a_stale_board_goes_out_without_its_image() -> None:
+    gate = threading.Event()
+    with ThreadPoolExecutor(1) as executor:
+        pool = RenderPool(1, executor=executor)
+        await pool.start()
+        drawn = Renderer(render_board=lambda view, **kw: _image(gate, view, **kw), pool=pool)
+        first = asyncio.create_task(drawn.board({"v": 1}, [], filename="board-3-1.png"))
+        other = asyncio.create_task(drawn.board({"v": 0}, [], filename="board-4-1.png"))
+        await asyncio.sleep(0)
+        older = asyncio.create_task(drawn.board({"v": 2}, [], filename="board-3-2.png"))
+        newer = asyncio.create_task(drawn.board({"v": 3}, [], filename="board-3-3.png"))
+        gate.set()
+        files = [await first, await older, await newer]
+        assert await other is not None
+        await pool.close()
+    assert files[1] is None
+    assert [f.fp.read() for f in (files[0], files[2]) if f is not None] == [b"1", b"3"]
+
+
+def test_render_workers_leave_a_core_to_the_event_loop() -> None:
+    assert render_workers(2) == 1
+    assert render_workers(8) == 7
+    assert render_workers(8, bot_workers=3) == 4
+    assert render_workers(1) == 1
