@@ -215,9 +215,9 @@ class Publisher:
         #: Called once a delivery finished a game (the results post, bot.discord_ui.after_game).
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
         #: Each table's current turn digest (bot.discord_ui.digest), in memory.
-        self._digests: dict[int, digest.Digest] = {}
+        self._digests: PerTable[digest.Digest] = PerTable()
         #: The users each table's newest digest names as owing a decision.
-        self._waiting: dict[int, frozenset[int]] = {}
+        self._waiting: PerTable[frozenset[int]] = PerTable()
         #: When the user last acted on an open prompt of the table that follows the game
         #: (``prompt_since(table_id, user_id)``, None without one); set by the front desk.
         self.prompt_since: Callable[[int, int], float | None] | None = None
@@ -228,7 +228,14 @@ class Publisher:
 
     def per_table(self) -> tuple[Releasable, ...]:
         """What the publisher keeps per table (for the tables' memory to release)."""
-        return (self._locks, self._last_board, self._scanned, self._posted)
+        return (
+            self._locks,
+            self._last_board,
+            self._scanned,
+            self._posted,
+            self._digests,
+            self._waiting,
+        )
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that orders one table's messages."""
