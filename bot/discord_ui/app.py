@@ -25,7 +25,7 @@ from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.render_pool import RenderPool, render_workers
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.tournament_commands import TournamentDesk
-from bot.gc_tuning import tune_gc
+from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
 from bot.settings import Settings, parse_shard_ids
 
 log = logging.getLogger(__name__)
@@ -165,9 +165,13 @@ async def _serve(
             # Everything alive now (modules, engine tables, storage) lives as long as the
             # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
             tune_gc()
+            # What the tuned collector defers is collected, and freed memory given back,
+            # every minute (bot/gc_tuning.py, issue #37).
+            collector = asyncio.create_task(collect_deferred())
             try:
                 await bot.connect()
             finally:
+                collector.cancel()
                 await desk.service.stop()
 
 
@@ -191,6 +195,8 @@ def run_bot(
     """Connect to Discord and serve tables until interrupted; the exit status."""
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     setup_logging(settings.log_level, secrets=[token])
+    # Before any thread starts: the board-drawing threads share few malloc arenas (#37).
+    limit_malloc_arenas()
     count = shard_count if shard_count is not None else settings.shard_count
     try:
         ids = parse_shard_ids(shard_ids if shard_ids is not None else settings.shard_ids)

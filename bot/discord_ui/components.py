@@ -122,10 +122,18 @@ def _option(label: str, value: str, description: str = "") -> discord.SelectOpti
 
 
 def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
-    """A view with no timeout holding ``items`` (persistent: they never "die")."""
+    """A view with no timeout holding ``items`` (persistent: they never "die").
+
+    When every item is a :class:`TableControl` (dispatched by its template, which the client
+    registered once) nothing needs the view after it is sent, so it is stopped before: then
+    discord.py neither stores it nor, for an ephemeral message, gives it the 15-minute
+    timeout task that would keep it and its items alive long after the turn (issue #37).
+    """
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    if view.children and all(isinstance(item, TableControl) for item in view.children):
+        view.stop()
     return view
 
 

@@ -42,6 +42,7 @@ from bot.discord_ui.translator import guild_locale_of, locale_of
 from bot.model.effects import Effects
 from bot.model.history import HistoryEntry
 from bot.model.table import DEFAULT_BOT_LEVEL, Phase, TableError, TableNotFound, TableRecord
+from bot.model.table_memory import PerTable
 from i18n import t
 from i18n.catalog import use_game_terms
 from i18n.history import history_line
@@ -131,7 +132,7 @@ class FrontDesk:
         self.bot: commands.Bot | None = None
         #: Seeds for new tables; None lets the service draw a random one. Tests fix it.
         self.seeds: list[int] | None = None
-        self._games: dict[int, str] = {}
+        self._games: PerTable[str] = PerTable()
         self._tasks: set[asyncio.Task[None]] = set()
         self._deliveries: set[asyncio.Task[None]] = set()  # see deliver_soon
         #: The hands players keep open, edited whenever something changes for them.
@@ -145,7 +146,7 @@ class FrontDesk:
         self.retry_interval = RETRY_INTERVAL
         #: The clock of ``/table board``'s window (tests move it).
         self.monotonic: Callable[[], float] = time.monotonic
-        self._reposted: dict[int, float] = {}
+        self._reposted: PerTable[float] = PerTable()
         self._retry_task: asyncio.Task[None] | None = None
 
     @property
@@ -162,6 +163,16 @@ class FrontDesk:
         self.after.service = service
         self.outbox.service = service
         self.replays.service = service
+        # What the desk keeps per table goes when the table is over or idle (issue #37).
+        memory = getattr(service, "memory", None)
+        if memory is not None:
+            memory.register(
+                *self.publisher.per_table(),
+                self._games,
+                self._reposted,
+                *self.hands.per_table(),
+                self.move_lists,
+            )
 
     def _hand_since(self, table_id: int, user_id: int) -> float | None:
         """When ``user_id`` last acted on their open hand at the table, if it is open."""

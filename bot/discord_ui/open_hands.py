@@ -8,7 +8,9 @@ click on the hand brings a fresher token, and once the newest one is too old the
 forgotten (the board's "Show my hand" opens a new one).
 
 The hands live in memory only: they are a convenience, and after a restart the board's button
-opens a fresh one. Tokens are never logged.
+opens a fresh one. Tokens are never logged. They are kept per table and released with it
+(:mod:`bot.model.table_memory`): a finished or idle table keeps no hand, no interaction and no
+lock.
 
 The move lists ``/move`` offered lately (:class:`MoveLists`) are kept here too: like the open
 hands, they are what one player was last shown, held in memory by the front desk and read
@@ -21,6 +23,8 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from bot.model.table_memory import KeyedLocks, PerTable, Releasable
 
 #: Discord's lifetime of an interaction token, less a margin for the edit's own round trip.
 TOKEN_LIFETIME = 15 * 60
@@ -45,19 +49,25 @@ class OpenHands:
 
     def __init__(self, now: Callable[[], float]) -> None:
         self._now = now
-        self._hands: dict[tuple[int, int], OpenHand] = {}
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        #: table id -> user id -> the hand.
+        self._hands: PerTable[dict[int, OpenHand]] = PerTable()
+        self._locks: KeyedLocks[tuple[int, int]] = KeyedLocks(lambda key: key[0])
+
+    def per_table(self) -> tuple[Releasable, ...]:
+        """What is kept per table (for the tables' memory to release)."""
+        return (self._hands, self._locks)
 
     def remember(
         self, table_id: int, user_id: int, interaction: Any, locale: str, version: int
     ) -> None:
         """``interaction`` (a click on the hand, or the one that opened it) is the newest, and
         the hand now shows the table at ``version``."""
-        self._hands[table_id, user_id] = OpenHand(interaction, self._now(), locale, version)
+        hand = OpenHand(interaction, self._now(), locale, version)
+        self._hands.setdefault(table_id, {})[user_id] = hand
 
     def live(self, table_id: int, user_id: int) -> OpenHand | None:
         """The hand of ``user_id`` at ``table_id`` if its token can still edit it."""
-        hand = self._hands.get((table_id, user_id))
+        hand = (self._hands.get(table_id) or {}).get(user_id)
         if hand is None:
             return None
         if self._now() - hand.since > TOKEN_LIFETIME - MARGIN:
@@ -67,19 +77,27 @@ class OpenHands:
 
     def users(self, table_id: int) -> list[int]:
         """The users with a hand open at ``table_id``."""
-        return [user for table, user in self._hands if table == table_id]
+        return list(self._hands.get(table_id) or {})
 
     def forget(self, table_id: int, user_id: int) -> None:
         """Stop editing this hand (expired, dismissed, or the game is over)."""
-        self._hands.pop((table_id, user_id), None)
+        hands = self._hands.get(table_id)
+        if hands is not None:
+            hands.pop(user_id, None)
+            if not hands:
+                self._hands.pop(table_id)
+
+    def forget_table(self, table_id: int) -> None:
+        """Stop editing every hand of ``table_id`` (its game is over)."""
+        self._hands.pop(table_id)
 
     def busy(self) -> bool:
         """Whether an edit of some hand is under way (a refresh holds its hand's lock)."""
-        return any(lock.locked() for lock in self._locks.values())
+        return self._locks.busy()
 
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         """The lock that orders the edits of one hand."""
-        return self._locks.setdefault((table_id, user_id), asyncio.Lock())
+        return self._locks((table_id, user_id))
 
 
 class MoveLists:
@@ -101,3 +119,12 @@ class MoveLists:
         if len(self._lists) >= self.SIZE:
             self._lists.pop(next(iter(self._lists)))
         self._lists[key] = options
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+    def release(self, table_id: int) -> bool:
+        """Forget the lists offered at ``table_id`` (its memory released it)."""
+        for key in [key for key in self._lists if key[0] == table_id]:
+            del self._lists[key]
+        return True

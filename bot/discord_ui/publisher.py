@@ -29,6 +29,7 @@ from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import BOT_LEVELS, Phase, TableRecord
+from bot.model.table_memory import KeyedLocks, PerTable, Releasable
 from i18n import t
 from i18n.catalog import game_terms
 from i18n.events import tile_words
@@ -201,21 +202,22 @@ class Publisher:
         self.renderer = renderer
         self.service = service
         self.bot: commands.Bot | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Per table, released with the table (bot.model.table_memory; the desk registers them).
+        self._locks: KeyedLocks[int] = KeyedLocks()
         #: The newest board message of each table (in memory; after a restart the thread's
         #: recent history is searched once instead).
-        self._last_board: dict[int, Any] = {}
+        self._last_board: PerTable[Any] = PerTable()
         #: Tables whose thread history was searched for a board left by an earlier process.
-        self._scanned: set[int] = set()
+        self._scanned: PerTable[bool] = PerTable()
         #: The newest version whose board this process posted, per table: a delivery that
         #: lost the race to :meth:`ensure_board` (which posted its board already) only tells.
-        self._posted: dict[int, int] = {}
+        self._posted: PerTable[int] = PerTable()
         #: Called once a delivery finished a game (the results post, bot.discord_ui.after_game).
         self.on_finished: Callable[[TableRecord], Awaitable[None]] | None = None
         #: Each table's current turn digest (bot.discord_ui.digest), in memory.
-        self._digests: dict[int, digest.Digest] = {}
+        self._digests: PerTable[digest.Digest] = PerTable()
         #: The users each table's newest digest names as owing a decision.
-        self._waiting: dict[int, frozenset[int]] = {}
+        self._waiting: PerTable[frozenset[int]] = PerTable()
         #: When the user last acted on an open prompt of the table that follows the game
         #: (``prompt_since(table_id, user_id)``, None without one); set by the front desk.
         self.prompt_since: Callable[[int, int], float | None] | None = None
@@ -224,9 +226,20 @@ class Publisher:
         #: The time ``prompt_since`` is measured in (the service's clock).
         self.now: Callable[[], float] = time.time
 
+    def per_table(self) -> tuple[Releasable, ...]:
+        """What the publisher keeps per table (for the tables' memory to release)."""
+        return (
+            self._locks,
+            self._last_board,
+            self._scanned,
+            self._posted,
+            self._digests,
+            self._waiting,
+        )
+
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that orders one table's messages."""
-        return self._locks.setdefault(table_id, asyncio.Lock())
+        return self._locks(table_id)
 
     async def channel(self, channel_id: int) -> Any:
         """A channel or thread by id, from the cache or from Discord."""
@@ -530,7 +543,7 @@ class Publisher:
             # First board of this table since the process started: the previous one was
             # posted by an earlier process; find it in the thread's recent history, and the
             # one recorded as the newest (older than that history when many lines followed).
-            self._scanned.add(table_id)
+            self._scanned[table_id] = True
             stale = await self._boards_with_controls(thread, keep)
             recorded = await self._recorded_board(table_id)
             if recorded not in (None, keep) and all(m.id != recorded for m in stale):

@@ -45,6 +45,7 @@ from bot.model.effects import Effects, Listener, PrivateInfo
 from bot.model.history import HistoryEntry
 from bot.model.outbox import Intent, OutboxItem
 from bot.model.table import DEFAULT_BOT_LEVEL, TableRecord
+from bot.model.table_memory import TableMemory
 from bot.service.announce import Announcer
 from bot.service.bot_turns import BotTurns
 from bot.service.games import GameLoader, Games, default_loader
@@ -459,6 +460,12 @@ class TableService:
     ) -> HistoryPage:
         """One page of the guild's finished tables (or a member's), newest first."""
         return await self._results.finished_tables(guild_id, user_id, game, page, per_page)
+
+    @property
+    def memory(self) -> TableMemory:
+        """Which tables are live: front ends register what they keep per table here, and it
+        is released when the table is over or idle (:mod:`bot.model.table_memory`)."""
+        return self._store.memory
 
     # --- for tests ---------------------------------------------------------------------------
 

@@ -1,10 +1,14 @@
 """The table store: which tables are in memory, their locks, and every commit.
 
 Owns the live tables (:class:`LiveTable`: record, engine state, recent log, what each seat
-last saw privately) and one :class:`asyncio.Lock` per table. A table is rebuilt once from
-storage and then kept, so no operation replays the log again; an operation *stages* its
-changes in memory and :meth:`TableStore.session` commits them in one transaction, guarded by
-the stored version, before anything is acknowledged. After a commit the store tells its
+last saw privately) and one :class:`asyncio.Lock` per table. A table in the lobby or in play
+is rebuilt once from storage and then kept, so no operation replays the log again. Only live
+tables are kept (:class:`~bot.model.table_memory.TableMemory` decides, for every per-table
+structure of the process): a finished table stays for a short grace after its end, an idle
+one goes after a while, at most :data:`CACHE_SIZE` stay, and reading a table that is over
+never brings it back into memory. An operation *stages* its changes in memory and
+:meth:`TableStore.session` commits them in one transaction, guarded by the stored version,
+before anything is acknowledged. After a commit the store tells its
 :class:`CommitHook` objects (the result of a finished game, the turn clock's schedule); it
 knows neither of them.
 """
@@ -14,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -29,6 +33,7 @@ from bot.model.table import (
     WrongPhase,
     check_table_id,
 )
+from bot.model.table_memory import TableMemory
 from bot.service.games import Games
 from bot.storage.base import Storage
 
@@ -36,6 +41,8 @@ log = logging.getLogger(__name__)
 
 #: How many of the latest log entries a table keeps in memory to judge buttons' versions.
 RECENT_ENTRIES = 256
+#: At most this many tables stay in memory (the least recently used go first).
+CACHE_SIZE = 2000
 
 
 class Conflict(Exception):
@@ -102,8 +109,12 @@ class TableStore:
         self._clock = clock
         self._snapshot_every = snapshot_every
         self._after_commit = tuple(after_commit)
-        self._live: dict[int, LiveTable] = {}
+        self._live: OrderedDict[int, LiveTable] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
+        #: Which tables are live: every per-table structure of the process registers here.
+        self.memory = TableMemory(clock.now)
+        self.memory.register(self)
+        self.cache_size = CACHE_SIZE
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -117,8 +128,19 @@ class TableStore:
     @contextlib.asynccontextmanager
     async def reading(self, table_id: int) -> AsyncIterator[LiveTable]:
         """Lock and load a table for an operation that changes nothing."""
-        async with self.lock(table_id):
-            yield await self._load(table_id)
+        try:
+            async with self.lock(table_id):
+                yield await self._load(table_id)
+        finally:
+            self._drop_lock_unless_live(table_id)
+
+    def _drop_lock_unless_live(self, table_id: int) -> None:
+        """A table read but not kept (over, or missing) keeps no lock either."""
+        if table_id in self._live or self.memory.is_over(table_id):
+            return
+        lock = self._locks.get(table_id)
+        if lock is not None and not lock.locked() and not getattr(lock, "_waiters", None):
+            del self._locks[table_id]
 
     async def get(self, table_id: int) -> TableRecord:
         """The table's record; :class:`TableNotFound` if there is none."""
@@ -155,24 +177,29 @@ class TableStore:
     async def session(self, table_id: int) -> AsyncIterator[LiveTable]:
         """Lock and load a table for a changing operation; commit what it staged on the way
         out, or forget it (re-read later) if the operation failed half way."""
-        async with self.lock(table_id):
-            live = await self._load(table_id)
-            try:
-                yield live
-                await self._flush(live)
-            except BaseException:
-                if live.dirty:
-                    self._live.pop(table_id, None)
-                raise
-            if not live.record.active:
-                # Over for good: free the memory; a later look re-reads it from storage.
-                self._live.pop(table_id, None)
+        try:
+            async with self.lock(table_id):
+                live = await self._load(table_id)
+                try:
+                    yield live
+                    await self._flush(live)
+                except BaseException:
+                    if live.dirty:
+                        self._live.pop(table_id, None)
+                    raise
+                if not live.record.active:
+                    # Over for good: kept a little for the last prompts' reads, then freed
+                    # with everything else of the table; a later look reads it from storage.
+                    self.memory.over(table_id)
+        finally:
+            self._drop_lock_unless_live(table_id)
 
     async def create(self, record: TableRecord) -> TableRecord:
         """Store a new table (its id is given by storage) and keep it in memory."""
         table_id = await self._storage.create_table(record)
         record = record.with_changes(id=table_id)
-        self._live[table_id] = LiveTable(record, stored_version=record.version)
+        self._keep(LiveTable(record, stored_version=record.version))
+        self.memory.touch(table_id)
         return record
 
     def stage(
@@ -216,6 +243,19 @@ class TableStore:
         """Drop the table from memory (a later look re-reads it from storage)."""
         self._live.pop(table_id, None)
 
+    def release(self, table_id: int) -> bool:
+        """Drop the table and its lock (its memory released it); not while it is in use."""
+        lock = self._locks.get(table_id)
+        if lock is not None and (lock.locked() or getattr(lock, "_waiters", None)):
+            return False
+        self._locks.pop(table_id, None)
+        self._live.pop(table_id, None)
+        return True
+
+    def held(self) -> tuple[set[int], set[int]]:
+        """The ids of the tables in memory and of those with a lock (tests, bench)."""
+        return set(self._live), set(self._locks)
+
     def cached(self, table_id: int) -> LiveTable | None:
         """The table in memory, if it is (for tests and diagnostics; no lock, no load)."""
         return self._live.get(table_id)
@@ -230,8 +270,12 @@ class TableStore:
         """The table in memory, re-read if another process changed it since."""
         check_table_id(table_id)
         live = self._live.get(table_id)
-        if live is not None and self._storage.single_writer:
-            return live
+        if live is not None:
+            self._live.move_to_end(table_id)
+            if not self.memory.is_over(table_id):
+                self.memory.touch(table_id)
+            if self._storage.single_writer:
+                return live
         stored_version = await self._storage.load_version(table_id)
         if stored_version is None:
             self._live.pop(table_id, None)
@@ -245,8 +289,29 @@ class TableStore:
         if record.phase != Phase.LOBBY and record.extra.get("started_version") is not None:
             tail, live.state = await self._replay(record)
             live.recent.extend(tail)
-        self._live[table_id] = live
+        if record.active:
+            self._keep(live)
+            self.memory.touch(table_id)
+        elif table_id not in self._live:
+            # Over: read for this once and not kept (the lock goes with the table).
+            self.memory.over(table_id)
+        else:
+            self._live[table_id] = live
         return live
+
+    def _keep(self, live: LiveTable) -> None:
+        """Keep ``live`` in memory, dropping the least recently used tables beyond the cap
+        (never one in use: its lock is held)."""
+        table_id = live.record.id
+        self._live[table_id] = live
+        self._live.move_to_end(table_id)
+        excess = len(self._live) - self.cache_size
+        if excess <= 0:
+            return
+        for old in list(self._live)[:excess]:
+            lock = self._locks.get(old)
+            if lock is None or not lock.locked():
+                del self._live[old]
 
     async def _replay(self, record: TableRecord) -> tuple[list[LogEntry], Any]:
         """Rebuild the engine state from the seed and the log (from a snapshot if any)."""

@@ -1,14 +1,17 @@
 """Versioned schema migrations, written once for both back ends.
 
-Each migration is a list of statements in portable SQL with three placeholders that each
-back end fills in (:func:`render`): ``{pk}`` for an auto-increment primary key, ``{big}`` for a
-64-bit integer (Discord ids), ``{real}`` for a double. ``schema_version`` records which
-migrations ran; a back end applies the missing ones in order at start-up, in one transaction
-each.
+Each migration is a list of statements in portable SQL with placeholders that each back end
+fills in (:func:`render`): ``{pk}`` for an auto-increment primary key, ``{big}`` for a 64-bit
+integer (Discord ids), ``{real}`` for a double, ``{without_rowid}`` for a table stored as its
+primary key's B-tree (SQLite's ``WITHOUT ROWID``; PostgreSQL has no such table). A statement
+that no placeholder can make portable is a mapping from the dialect's name to its SQL.
+``schema_version`` records which migrations ran; a back end applies the missing ones in order
+at start-up, in one transaction each.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -16,16 +19,40 @@ from dataclasses import dataclass
 class Dialect:
     """How a back end spells the placeholders of :data:`MIGRATIONS`."""
 
+    name: str
     pk: str
     big: str
     real: str
+    without_rowid: str
 
 
-SQLITE = Dialect(pk="INTEGER PRIMARY KEY AUTOINCREMENT", big="INTEGER", real="REAL")
-POSTGRES = Dialect(pk="BIGSERIAL PRIMARY KEY", big="BIGINT", real="DOUBLE PRECISION")
+SQLITE = Dialect(
+    name="sqlite",
+    pk="INTEGER PRIMARY KEY AUTOINCREMENT",
+    big="INTEGER",
+    real="REAL",
+    without_rowid="WITHOUT ROWID",
+)
+POSTGRES = Dialect(
+    name="postgres",
+    pk="BIGSERIAL PRIMARY KEY",
+    big="BIGINT",
+    real="DOUBLE PRECISION",
+    without_rowid="",
+)
+
+#: A statement: portable SQL with placeholders, or SQL per dialect name.
+Statement = str | Mapping[str, str]
+
+#: One log entry of the old ``moves`` table as a line of the compact log
+#: (bot.storage.log_rows: ``<kind><seat>,<version - idx>,<escaped text>\n``).
+_OLD_MOVE_AS_LINE = """(CASE kind WHEN 'move' THEN 'm' WHEN 'auto' THEN 'a'
+        WHEN 'leave' THEN 'l' ELSE 'b' END)
+    || COALESCE(CAST(seat AS TEXT), '') || ',' || CAST(version - idx AS TEXT) || ','
+    || REPLACE(REPLACE(text, '\\', '\\\\'), {newline}, '\\n') || {newline}"""
 
 #: (version, statements). Never edit a released migration: add a new one.
-MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+MIGRATIONS: tuple[tuple[int, tuple[Statement, ...]], ...] = (
     (
         1,
         (
@@ -210,16 +237,47 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "UPDATE results SET posted = 1",
         ),
     ),
+    (
+        6,
+        (
+            # Issue #37: the compact move log (bot.storage.log_rows), 32 entries a row keyed
+            # by (table, chunk) only; the one-row-per-entry ``moves`` is converted and dropped.
+            """CREATE TABLE move_chunks (
+                table_id {big} NOT NULL REFERENCES tables (id) ON DELETE CASCADE,
+                chunk INTEGER NOT NULL,
+                data TEXT NOT NULL,
+                PRIMARY KEY (table_id, chunk)
+            ) {without_rowid}""",
+            {
+                # SQLite before 3.44 has no ORDER BY inside group_concat: it concatenates in
+                # the order of the ordered sub-query.
+                "sqlite": "INSERT INTO move_chunks (table_id, chunk, data) "
+                "SELECT table_id, idx / 32, group_concat(line, '') FROM ("
+                "SELECT table_id, idx, "
+                + _OLD_MOVE_AS_LINE.format(newline="char(10)")
+                + " AS line FROM moves ORDER BY table_id, idx) GROUP BY table_id, idx / 32",
+                "postgres": "INSERT INTO move_chunks (table_id, chunk, data) "
+                "SELECT table_id, idx / 32, string_agg("
+                + _OLD_MOVE_AS_LINE.format(newline="chr(10)")
+                + ", '' ORDER BY idx) FROM moves GROUP BY table_id, idx / 32",
+            },
+            "DROP TABLE moves",
+        ),
+    ),
 )
 
 SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
 
 
-def render(statement: str, dialect: Dialect) -> str:
-    """Fill a migration statement's placeholders for ``dialect``."""
-    return statement.format(pk=dialect.pk, big=dialect.big, real=dialect.real)
+def render(statement: Statement, dialect: Dialect) -> str:
+    """Fill a migration statement's placeholders for ``dialect`` (or pick its SQL)."""
+    if not isinstance(statement, str):
+        return statement[dialect.name]
+    return statement.format(
+        pk=dialect.pk, big=dialect.big, real=dialect.real, without_rowid=dialect.without_rowid
+    )
 
 
-def pending(applied: int) -> list[tuple[int, tuple[str, ...]]]:
+def pending(applied: int) -> list[tuple[int, tuple[Statement, ...]]]:
     """The migrations after version ``applied``, in order."""
     return [(version, stmts) for version, stmts in MIGRATIONS if version > applied]

@@ -14,23 +14,26 @@ import asyncpg
 
 from bot.model.table import LogEntry, Phase, TableRecord
 from bot.storage import migrations
+from bot.storage.log_rows import (
+    APPEND_CHUNK,
+    SELECT_CHUNKS,
+    chunk_rows,
+    entries_from_chunks,
+    first_chunk,
+)
 from bot.storage.postgres_outbox import PostgresOutboxMixin
 from bot.storage.postgres_results import PostgresResultsMixin
 from bot.storage.postgres_tournaments import PostgresTournamentsMixin
 from bot.storage.rows import (
     BOARD_PHASES,
-    INSERT_MOVE,
     INSERT_TABLE,
     SELECT_BOARD,
-    SELECT_MOVES,
     SELECT_TABLE,
     SELECT_WITHOUT_BOARD,
     SET_BOARD,
     UPDATE_TABLE,
     board_from_row,
-    entry_from_row,
     list_tables_query,
-    move_values,
     numbered,
     record_from_row,
     table_values,
@@ -95,9 +98,7 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
                 # Raising rolls the transaction back; nothing was written anyway.
                 return False
             if entries:
-                await conn.executemany(
-                    numbered(INSERT_MOVE), [move_values(record.id, e) for e in entries]
-                )
+                await conn.executemany(numbered(APPEND_CHUNK), chunk_rows(record.id, entries))
         return True
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> None:
@@ -118,8 +119,8 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
 
     async def load_log(self, table_id: int, start: int = 0) -> list[LogEntry]:
         """Log entries from ``start`` on."""
-        rows = await self.pool.fetch(numbered(SELECT_MOVES), table_id, start)
-        return [entry_from_row(tuple(row.values())) for row in rows]
+        rows = await self.pool.fetch(numbered(SELECT_CHUNKS), table_id, first_chunk(start))
+        return entries_from_chunks((tuple(row.values()) for row in rows), start)
 
     async def list_tables(
         self, guild_id: int, channel_id: int | None = None, active: bool = True

@@ -1,5 +1,6 @@
-"""Conversion between :class:`TableRecord` / :class:`LogEntry` and database rows, and the
-queries both back ends share (written with ``?`` parameters; PostgreSQL renumbers them)."""
+"""Conversion between :class:`TableRecord` and database rows (the log's are in
+:mod:`bot.storage.log_rows`), and the queries both back ends share (written with ``?``
+parameters; PostgreSQL renumbers them)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.model.outbox import Intent, OutboxItem
-from bot.model.table import LogEntry, LogKind, Phase, Seat, TableRecord
+from bot.model.table import Phase, Seat, TableRecord
 
 #: The columns of ``tables`` that a write sets, in order (``id`` excluded).
 TABLE_COLUMNS: tuple[str, ...] = (
@@ -47,12 +48,6 @@ UPDATE_TABLE = (
     "UPDATE tables SET "
     + ", ".join(f"{c} = ?" for c in TABLE_COLUMNS if c not in ("thread_id", "created_at"))
     + " WHERE id = ? AND version = ?"
-)
-INSERT_MOVE = (
-    "INSERT INTO moves (table_id, idx, kind, seat, text, version) VALUES (?, ?, ?, ?, ?, ?)"
-)
-SELECT_MOVES = (
-    "SELECT idx, kind, seat, text, version FROM moves WHERE table_id = ? AND idx >= ? ORDER BY idx"
 )
 ACTIVE_PHASES = (str(Phase.LOBBY), str(Phase.PLAYING))
 #: Phases whose thread shows the game's board (the last one stays after the end).
@@ -148,18 +143,6 @@ def record_from_row(row: Sequence[Any] | Mapping[str, Any]) -> TableRecord:
         created_at=float(data["created_at"]),
         updated_at=float(data["updated_at"]),
     )
-
-
-def move_values(table_id: int, entry: LogEntry) -> list[Any]:
-    """The parameters of :data:`INSERT_MOVE`."""
-    return [table_id, entry.index, str(entry.kind), entry.seat, entry.text, entry.version]
-
-
-def entry_from_row(row: Sequence[Any]) -> LogEntry:
-    """Build a log entry from a row of :data:`SELECT_MOVES`."""
-    idx, kind, seat, text, version = tuple(row)
-    seat_index = None if seat is None else int(seat)
-    return LogEntry(int(idx), LogKind(kind), seat_index, text, int(version))
 
 
 _PARAM = re.compile(r"\?")

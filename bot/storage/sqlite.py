@@ -12,20 +12,23 @@ import aiosqlite
 
 from bot.model.table import LogEntry, Phase, TableRecord
 from bot.storage import migrations
+from bot.storage.log_rows import (
+    APPEND_CHUNK,
+    SELECT_CHUNKS,
+    chunk_rows,
+    entries_from_chunks,
+    first_chunk,
+)
 from bot.storage.rows import (
     BOARD_PHASES,
-    INSERT_MOVE,
     INSERT_TABLE,
     SELECT_BOARD,
-    SELECT_MOVES,
     SELECT_TABLE,
     SELECT_WITHOUT_BOARD,
     SET_BOARD,
     UPDATE_TABLE,
     board_from_row,
-    entry_from_row,
     list_tables_query,
-    move_values,
     record_from_row,
     table_values,
     update_values,
@@ -102,7 +105,7 @@ class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin, SqliteOutboxMixi
     ) -> bool:
         """Append ``entries`` and store ``record`` if the version is still ``expected_version``."""
         params = update_values(record, expected_version)
-        rows = [move_values(record.id, entry) for entry in entries]
+        rows = chunk_rows(record.id, entries)
         async with self._lock:
             # One hop to the connection's thread for the whole transaction instead of four:
             # the commit is the hot path of every move. aiosqlite has no public way to run a
@@ -120,7 +123,7 @@ class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin, SqliteOutboxMixi
                 conn.execute("ROLLBACK")
                 return False
             if rows:
-                conn.executemany(INSERT_MOVE, rows)
+                conn.executemany(APPEND_CHUNK, rows)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -154,9 +157,10 @@ class SqliteStorage(SqliteResultsMixin, SqliteTournamentsMixin, SqliteOutboxMixi
 
     async def load_log(self, table_id: int, start: int = 0) -> list[LogEntry]:
         """Log entries from ``start`` on."""
-        async with self._lock, self.db.execute(SELECT_MOVES, (table_id, start)) as cursor:
+        query = (table_id, first_chunk(start))
+        async with self._lock, self.db.execute(SELECT_CHUNKS, query) as cursor:
             rows = await cursor.fetchall()
-        return [entry_from_row(tuple(row)) for row in rows]
+        return entries_from_chunks(rows, start)
 
     async def list_tables(
         self, guild_id: int, channel_id: int | None = None, active: bool = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from bot.bots.choosers import engine_chooser, random_chooser
 from bot.model.effects import Effects, PublicUpdate
 from bot.service import Phase, StaleVersion, TableService
 from bot.storage.base import Storage
+from bot.storage.log_rows import CHUNK, chunk_rows
 from i18n.events import card_word
 
 GUILD, CHANNEL = 7, 8
@@ -229,8 +231,11 @@ async def test_a_cold_load_starts_from_a_snapshot(storage: Storage) -> None:
     assert snapshot is not None
     assert table.log_length - 40 < snapshot[0] <= table.log_length
     # Spoil the head of the log: only a load that starts from the snapshot still works.
+    head = await storage.load_log(table_id)
+    spoilt = [replace(e, text="spoilt") if e.index < 5 else e for e in head[:CHUNK]]
+    [(_table, _chunk, data)] = chunk_rows(table_id, spoilt)
     await storage.db.execute(  # type: ignore[attr-defined]
-        "UPDATE moves SET text = 'spoilt' WHERE table_id = ? AND idx < 5", (table_id,)
+        "UPDATE move_chunks SET data = ? WHERE table_id = ? AND chunk = 0", (data, table_id)
     )
     fresh = TableService(storage, choose_bot_move=random_chooser, snapshot_every=40)
     assert await fresh.public_view(table_id) == await svc.public_view(table_id)
