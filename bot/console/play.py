@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import signal
+import threading
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -138,7 +139,8 @@ def run_play(args: argparse.Namespace) -> int:
     async def main() -> int:
         # Through the loop's wakeup pipe: a Ctrl-C reaches the loop whichever thread the
         # kernel hands the signal to (the prompt waits in a thread of its own).
-        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop_now)
+        if threading.current_thread() is threading.main_thread():
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop_now)
         return await _play(args, console, input, playing)
 
     return asyncio.run(main())
