@@ -16,9 +16,9 @@ import os
 import re
 import shutil
 import signal
-import threading
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
