@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LOBBY_KINDS = frozenset({"created", "lobby"})
+#: Games whose players decide with the controls of the board in the thread (not a private
+#: prompt): who acted there within the last minute is watching the thread, and is not pinged.
+DECIDED_ON_THE_BOARD = frozenset({"carcassonne"})
 
 
 def lobby_view(table: TableRecord, locale: str = "en") -> discord.ui.View | None:
@@ -218,6 +221,8 @@ class Publisher:
         self._digests: PerTable[digest.Digest] = PerTable()
         #: The users each table's newest digest names as owing a decision.
         self._waiting: PerTable[frozenset[int]] = PerTable()
+        #: When each person last took a decision at the table (from the updates delivered).
+        self._acted: PerTable[dict[int, float]] = PerTable()
         #: When the user last acted on an open prompt of the table that follows the game
         #: (``prompt_since(table_id, user_id)``, None without one); set by the front desk.
         self.prompt_since: Callable[[int, int], float | None] | None = None
@@ -235,6 +240,7 @@ class Publisher:
             self._posted,
             self._digests,
             self._waiting,
+            self._acted,
         )
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -261,6 +267,7 @@ class Publisher:
                 for u in effects.public
             )
             boards = [u for u in effects.public if u.kind not in LOBBY_KINDS]
+            self._note_decisions(table, boards)
             with game_terms(table.game):
                 for group in digest.groups(u for u in boards if u.kind != "reminder"):
                     await self._deliver_group(table, group)
@@ -272,15 +279,33 @@ class Publisher:
             if self.on_finished is not None and any(u.finished for u in boards):
                 await self.on_finished(table)
 
+    def _note_decisions(self, table: TableRecord, updates: Sequence[PublicUpdate]) -> None:
+        """Remember when each person took a decision at ``table`` (the thread does not ping
+        someone who is playing along)."""
+        if table.game not in DECIDED_ON_THE_BOARD:
+            return
+        for update in updates:
+            if update.by_person and update.actor is not None:
+                user = table.seats[update.actor].user_id
+                if user is not None:
+                    self._acted.setdefault(table.id, {})[user] = self.now()
+
     def _recently_prompted(self, table_id: int) -> Callable[[int], bool]:
-        """Whether a user's open prompt follows the game and they acted on it within the
-        last minute (then the prompt says "your turn" and the thread does not ping)."""
+        """Whether a user is playing along: their open prompt follows the game and they acted
+        on it within the last minute (the prompt says "your turn"), or they took a decision
+        on the table's board within the last minute (Carcassonne's controls are on the board
+        in the thread, where the new digest appears below their own move). Then the thread
+        does not ping them."""
 
         def recent(user_id: int) -> bool:
+            now = self.now()
+            acted = self._acted.get(table_id, {}).get(user_id)
+            if acted is not None and now - acted < digest.QUIET_AFTER_ACTING:
+                return True
             if self.prompt_since is None:
                 return False
             since = self.prompt_since(table_id, user_id)
-            return since is not None and self.now() - since < digest.QUIET_AFTER_ACTING
+            return since is not None and now - since < digest.QUIET_AFTER_ACTING
 
         return recent
 
