@@ -36,6 +36,8 @@ DOCS = {
     "dog-4-play": "dog.png",
     "carcassonne-4-mid": "carcassonne-mid.png",
     "carcassonne-4-end": "carcassonne-end.png",
+    "tock-4-digest": "tock-digest.png",
+    "carcassonne-2-digest": "carcassonne-digest.png",
 }
 
 
