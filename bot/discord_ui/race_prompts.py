@@ -33,6 +33,7 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import Effects, PrivateInfo
@@ -433,21 +434,47 @@ async def handle(
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
         shown: int | None = info.table.version
     else:
-        try:
-            shown = await _on_hand(desk, interaction, control, values, locale)
-        except (TableError, OutOfDate, InvalidChoice) as refusal:
-            # A refused click on the hand (an old turn, a card without a move, a choice not on
-            # offer) must not close the hand: it is shown again, up to date, with the reason.
-            if isinstance(refusal, OutOfDate):
-                note = t("error.out_of_date", locale)
-            elif isinstance(refusal, InvalidChoice):
-                note = t("robust.invalid_choice", locale)
-            else:
-                note = str(refusal)
-            shown = await _show_hand_again(desk, interaction, control, note, locale)
-            if shown is None:
-                raise
+        # One click of a player at a time: the second click of a double click is judged once
+        # the first one's answer is in the prompt, and never replaces it (below).
+        async with desk.hands.click_lock(control.table, interaction.user.id):
+            shown = await _on_hand_or_refuse(desk, interaction, control, values, locale)
+        if shown is None:
+            return
     desk.hands.remember(control.table, interaction.user.id, interaction, locale, shown)
+
+
+async def _on_hand_or_refuse(
+    desk: PlayDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    values: list[str],
+    locale: str,
+) -> int | None:
+    """Answer a click on the hand, or its refusal; the version the hand shows afterwards, or
+    None when the prompt was left as it was."""
+    try:
+        return await _on_hand(desk, interaction, control, values, locale)
+    except (TableError, OutOfDate, InvalidChoice) as refusal:
+        if isinstance(refusal, OutOfDate):
+            note = t("error.out_of_date", locale)
+        elif isinstance(refusal, InvalidChoice):
+            note = t("robust.invalid_choice", locale)
+        else:
+            note = str(refusal)
+        message = interaction.message.id if interaction.message is not None else None
+        if desk.hands.shows_newer(control.table, interaction.user.id, message, control.version):
+            # A click made before the player saw the answer to their previous one (a double
+            # click on a move): the prompt already shows that answer ("You played …") and
+            # the hand as it is now. The refusal goes in a message of its own, so that it
+            # never overwrites the last word of the prompt with a wrong one.
+            await reply_private(interaction, note)
+            return None
+        # A refused click on the hand (an old turn, a card without a move, a choice not on
+        # offer) must not close the hand: it is shown again, up to date, with the reason.
+        shown = await _show_hand_again(desk, interaction, control, note, locale)
+        if shown is None:
+            raise
+        return shown
 
 
 async def _on_hand(
