@@ -557,8 +557,8 @@ async def play(
     info: PrivateInfo,
     move: str,
 ) -> int:
-    """Send ``move`` to the service; show the boards publicly, then the hand again privately
-    (the version it shows is returned).
+    """Send ``move`` to the service; show the hand again privately (the version it shows is
+    returned) while the boards go out publicly in the background.
 
     A step with a single option that follows (the last part of a split 7 that can only go one
     way) is played too, and said in the confirmation.
@@ -580,12 +580,10 @@ async def play(
             )
         )
         after = await desk.service.private_info(control.table, interaction.user.id)
-    # The boards go out before the prompt changes, so that "You played" means the thread is
-    # up to date (the deferral already answered Discord in time).
-    await desk.deliver(effects, refresh=False)
-    shown = await _answer_with_hand(desk, interaction, control.table, notes, label)
-    await desk.refresh_hands(effects, skip=interaction.user.id)
-    return shown
+    # Answers first: the move is stored, so the player hears it now; the boards are drawn
+    # and posted (and the others' hands refreshed) in the background, in the table's order.
+    desk.deliver_soon(effects, skip=interaction.user.id)
+    return await _answer_with_hand(desk, interaction, control.table, notes, label)
 
 
 async def _answer_with_hand(
@@ -614,7 +612,7 @@ async def pick(
     effects = await desk.service.exchange_pick(
         control.table, interaction.user.id, token, control.version
     )
-    await desk.deliver(effects, refresh=False)
+    desk.deliver_soon(effects, skip=interaction.user.id)  # the answer does not wait for it
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     locale = locale_of(interaction)
     card = card_label(token, locale)
@@ -623,9 +621,7 @@ async def pick(
         note = t("race.passing", locale, card=said)
     else:
         note = t("race.passed", locale, card=said)
-    shown = await _answer_with_hand(desk, interaction, control.table, [note], card)
-    await desk.refresh_hands(effects, skip=interaction.user.id)
-    return shown
+    return await _answer_with_hand(desk, interaction, control.table, [note], card)
 
 
 async def refresh_hands(desk: PlayDesk, effects: Effects, *, skip: int | None = None) -> None:
