@@ -122,7 +122,12 @@ class FrontDesk:
         # would import it back); the service setter below hands them a later service too.
         self.replays = ReplayViewer(service, self.renderer)
         self.after = AfterGame(
-            service, self.publisher, self.renderer, self.replays, self.open_lobby, self.deliver
+            service,
+            self.publisher,
+            self.renderer,
+            self.replays,
+            self.open_lobby,
+            self._deliver_later,
         )
         #: Sends the posts owed about tables (results, notices, invitations) exactly once.
         self.outbox = OutboxSender(service, self.publisher)
@@ -317,6 +322,11 @@ class FrontDesk:
         task = asyncio.create_task(self._deliver_then_refresh(effects, skip, then))
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
+
+    async def _deliver_later(self, effects: Effects) -> None:
+        """:meth:`deliver_soon` for the after-game pages (a rematch seat confirmed): the
+        click is answered without waiting for the lobby's edit."""
+        self.deliver_soon(effects)
 
     async def deliveries_done(self) -> None:
         """Wait until every delivery :meth:`deliver_soon` started has ended (tests look at
