@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -121,7 +122,12 @@ class FrontDesk:
         # would import it back); the service setter below hands them a later service too.
         self.replays = ReplayViewer(service, self.renderer)
         self.after = AfterGame(
-            service, self.publisher, self.renderer, self.replays, self.open_lobby, self.deliver
+            service,
+            self.publisher,
+            self.renderer,
+            self.replays,
+            self.open_lobby,
+            self._deliver_later,
         )
         #: Sends the posts owed about tables (results, notices, invitations) exactly once.
         self.outbox = OutboxSender(service, self.publisher)
@@ -302,14 +308,25 @@ class FrontDesk:
         if refresh:
             await self.refresh_hands(effects)
 
-    def deliver_soon(self, effects: Effects, *, skip: int | None = None) -> None:
-        """Deliver ``effects`` (then refresh the open hands but ``skip``'s) in a task of its
-        own: the person who acted is answered as soon as the move is stored, not after the
-        board was drawn and posted. The publisher's per-table lock (first come, first
-        served) keeps one table's deliveries in order."""
-        task = asyncio.create_task(self._deliver_then_refresh(effects, skip))
+    def deliver_soon(
+        self,
+        effects: Effects,
+        *,
+        skip: int | None = None,
+        then: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        """Deliver ``effects`` (then refresh the open hands but ``skip``'s, then ``then``) in
+        a task of its own: the person who acted is answered as soon as the move is stored,
+        not after the board was drawn and posted. The publisher's per-table lock (first
+        come, first served) keeps one table's deliveries in order."""
+        task = asyncio.create_task(self._deliver_then_refresh(effects, skip, then))
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
+
+    async def _deliver_later(self, effects: Effects) -> None:
+        """:meth:`deliver_soon` for the after-game pages (a rematch seat confirmed): the
+        click is answered without waiting for the lobby's edit."""
+        self.deliver_soon(effects)
 
     async def deliveries_done(self) -> None:
         """Wait until every delivery :meth:`deliver_soon` started has ended (tests look at
@@ -317,10 +334,14 @@ class FrontDesk:
         while self._deliveries:
             await asyncio.gather(*list(self._deliveries), return_exceptions=True)
 
-    async def _deliver_then_refresh(self, effects: Effects, skip: int | None) -> None:
+    async def _deliver_then_refresh(
+        self, effects: Effects, skip: int | None, then: Callable[[], Awaitable[None]] | None
+    ) -> None:
         try:
             await self.deliver(effects, refresh=False)
             await self.refresh_hands(effects, skip=skip)
+            if then is not None:
+                await then()
         except Exception:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
@@ -531,10 +552,13 @@ class FrontDesk:
             log.exception("/table %s failed", action)
             await reply_private(interaction, t("desk.something_wrong", locale))
             return
-        await self.deliver(effects)
+        then = None
         if action in ("leave", "kick") and effects.table.phase is Phase.PLAYING:
             # The lobby lists who plays; a seat handed to a bot or the rules shows there.
-            await self.publisher.refresh_lobby(effects.table)
+            table = effects.table
+            then = functools.partial(self.publisher.refresh_lobby, table)
+        # Answers first: the change is stored; its public posts follow in the background.
+        self.deliver_soon(effects, then=then)
         await reply_private(interaction, answer)
 
     async def _status_text(self, table_id: int, locale: str = "en") -> str:
@@ -727,7 +751,7 @@ class FrontDesk:
         else:
             effects = await self.service.start_game(tid, user.id)
             answer = t("desk.started", locale)
-        await self.deliver(effects)
+        self.deliver_soon(effects)  # answers first: the lobby and the board follow
         await reply_private(interaction, answer)
 
 

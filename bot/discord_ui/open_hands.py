@@ -52,10 +52,13 @@ class OpenHands:
         #: table id -> user id -> the hand.
         self._hands: PerTable[dict[int, OpenHand]] = PerTable()
         self._locks: KeyedLocks[tuple[int, int]] = KeyedLocks(lambda key: key[0])
+        #: One click of a player at a table at a time: a double click's second click is
+        #: judged after the first one's answer is in its prompt (see :meth:`shows_newer`).
+        self._clicks: KeyedLocks[tuple[int, int]] = KeyedLocks(lambda key: key[0])
 
     def per_table(self) -> tuple[Releasable, ...]:
         """What is kept per table (for the tables' memory to release)."""
-        return (self._hands, self._locks)
+        return (self._hands, self._locks, self._clicks)
 
     def remember(
         self, table_id: int, user_id: int, interaction: Any, locale: str, version: int
@@ -98,6 +101,23 @@ class OpenHands:
     def lock(self, table_id: int, user_id: int) -> asyncio.Lock:
         """The lock that orders the edits of one hand."""
         return self._locks((table_id, user_id))
+
+    def click_lock(self, table_id: int, user_id: int) -> asyncio.Lock:
+        """The lock that takes one player's clicks at one table one after the other."""
+        return self._clicks((table_id, user_id))
+
+    def shows_newer(
+        self, table_id: int, user_id: int, message_id: int | None, version: int
+    ) -> bool:
+        """Whether the hand message ``message_id`` already shows a later version of the table
+        than ``version`` (the version of the controls clicked): a click on it was made before
+        the player saw their last answer (a double click), and a refusal of it must not
+        replace that answer."""
+        hand = (self._hands.get(table_id) or {}).get(user_id)
+        if hand is None or message_id is None or hand.version <= version:
+            return False
+        shown = getattr(hand.interaction, "message", None)
+        return shown is not None and shown.id == message_id
 
 
 class MoveLists:

@@ -33,6 +33,7 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import card_label, card_of_move, declared_of_move, move_label, seat_name
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import Effects, PrivateInfo
@@ -433,21 +434,47 @@ async def handle(
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
         shown: int | None = info.table.version
     else:
-        try:
-            shown = await _on_hand(desk, interaction, control, values, locale)
-        except (TableError, OutOfDate, InvalidChoice) as refusal:
-            # A refused click on the hand (an old turn, a card without a move, a choice not on
-            # offer) must not close the hand: it is shown again, up to date, with the reason.
-            if isinstance(refusal, OutOfDate):
-                note = t("error.out_of_date", locale)
-            elif isinstance(refusal, InvalidChoice):
-                note = t("robust.invalid_choice", locale)
-            else:
-                note = str(refusal)
-            shown = await _show_hand_again(desk, interaction, control, note, locale)
-            if shown is None:
-                raise
+        # One click of a player at a time: the second click of a double click is judged once
+        # the first one's answer is in the prompt, and never replaces it (below).
+        async with desk.hands.click_lock(control.table, interaction.user.id):
+            shown = await _on_hand_or_refuse(desk, interaction, control, values, locale)
+        if shown is None:
+            return
     desk.hands.remember(control.table, interaction.user.id, interaction, locale, shown)
+
+
+async def _on_hand_or_refuse(
+    desk: PlayDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    values: list[str],
+    locale: str,
+) -> int | None:
+    """Answer a click on the hand, or its refusal; the version the hand shows afterwards, or
+    None when the prompt was left as it was."""
+    try:
+        return await _on_hand(desk, interaction, control, values, locale)
+    except (TableError, OutOfDate, InvalidChoice) as refusal:
+        if isinstance(refusal, OutOfDate):
+            note = t("error.out_of_date", locale)
+        elif isinstance(refusal, InvalidChoice):
+            note = t("robust.invalid_choice", locale)
+        else:
+            note = str(refusal)
+        message = interaction.message.id if interaction.message is not None else None
+        if desk.hands.shows_newer(control.table, interaction.user.id, message, control.version):
+            # A click made before the player saw the answer to their previous one (a double
+            # click on a move): the prompt already shows that answer ("You played …") and
+            # the hand as it is now. The refusal goes in a message of its own, so that it
+            # never overwrites the last word of the prompt with a wrong one.
+            await reply_private(interaction, note)
+            return None
+        # A refused click on the hand (an old turn, a card without a move, a choice not on
+        # offer) must not close the hand: it is shown again, up to date, with the reason.
+        shown = await _show_hand_again(desk, interaction, control, note, locale)
+        if shown is None:
+            raise
+        return shown
 
 
 async def _on_hand(
@@ -530,8 +557,8 @@ async def play(
     info: PrivateInfo,
     move: str,
 ) -> int:
-    """Send ``move`` to the service; show the boards publicly, then the hand again privately
-    (the version it shows is returned).
+    """Send ``move`` to the service; show the hand again privately (the version it shows is
+    returned) while the boards go out publicly in the background.
 
     A step with a single option that follows (the last part of a split 7 that can only go one
     way) is played too, and said in the confirmation.
@@ -553,12 +580,10 @@ async def play(
             )
         )
         after = await desk.service.private_info(control.table, interaction.user.id)
-    # The boards go out before the prompt changes, so that "You played" means the thread is
-    # up to date (the deferral already answered Discord in time).
-    await desk.deliver(effects, refresh=False)
-    shown = await _answer_with_hand(desk, interaction, control.table, notes, label)
-    await desk.refresh_hands(effects, skip=interaction.user.id)
-    return shown
+    # Answers first: the move is stored, so the player hears it now; the boards are drawn
+    # and posted (and the others' hands refreshed) in the background, in the table's order.
+    desk.deliver_soon(effects, skip=interaction.user.id)
+    return await _answer_with_hand(desk, interaction, control.table, notes, label)
 
 
 async def _answer_with_hand(
@@ -587,7 +612,7 @@ async def pick(
     effects = await desk.service.exchange_pick(
         control.table, interaction.user.id, token, control.version
     )
-    await desk.deliver(effects, refresh=False)
+    desk.deliver_soon(effects, skip=interaction.user.id)  # the answer does not wait for it
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     locale = locale_of(interaction)
     card = card_label(token, locale)
@@ -596,9 +621,7 @@ async def pick(
         note = t("race.passing", locale, card=said)
     else:
         note = t("race.passed", locale, card=said)
-    shown = await _answer_with_hand(desk, interaction, control.table, [note], card)
-    await desk.refresh_hands(effects, skip=interaction.user.id)
-    return shown
+    return await _answer_with_hand(desk, interaction, control.table, [note], card)
 
 
 async def refresh_hands(desk: PlayDesk, effects: Effects, *, skip: int | None = None) -> None:

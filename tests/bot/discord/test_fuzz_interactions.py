@@ -11,8 +11,9 @@ moderator and a player who left. Some are modal submits (Pöppel opens no modals
 Counted: answered, unanswered (no answer, a deferral never filled, an answer refused by
 Discord), public answers, tables changed illegally (a change by someone who was not to act,
 or not starting with their own move), and errors in the bot's log. All but the first must be
-zero. Bounded in count (``FUZZ_INTERACTIONS``, default 2,000, in the slow run; 300 in the quick
-one) and time.
+zero. Printed too (timed, so not asserted): the answers that came later than 1 s after the
+change their click made was stored. Bounded in count (``FUZZ_INTERACTIONS``, default 2,000, in
+the slow run; 300 in the quick one) and time.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import asyncio
 import contextlib
 import copy
 import dataclasses
+import inspect
 import logging
 import os
 import random
@@ -68,6 +70,10 @@ ACTIONS = [
     "rot",
     "fig",
 ]
+#: Seconds from a change stored to its answer beyond which an answer counts as late.
+LATE = 1.0
+#: The service's calls that store a change a click asked for.
+COMMITS = ("act", "exchange_pick", "join", "leave", "add_bot", "start_game")
 ODD_TEXT = ["", "-1", "x", "\u0663", "é", "a" * 41, "9" * 10, " 3", "3 ", "1_0", "0x1", "∞"]
 
 
@@ -100,6 +106,8 @@ class Tally:
     sent: int = 0
     answered: int = 0
     unanswered: int = 0
+    late: int = 0
+    slowest: float = 0.0
     public: int = 0
     illegal: int = 0
     legal_changes: int = 0
@@ -111,7 +119,9 @@ class Tally:
     def line(self) -> str:
         return (
             f"fuzz: {self.sent} interactions: {self.answered} answered privately, "
-            f"{self.unanswered} unanswered, {self.public} public answers, {self.illegal} tables "
+            f"{self.unanswered} unanswered, {self.late} answered later than {LATE:g} s after "
+            f"the commit (slowest {self.slowest * 1000:.0f} ms), {self.public} public answers, "
+            f"{self.illegal} tables "
             f"changed illegally ({self.legal_changes} moves by the seat to act), {self.stuck} "
             f"times a table in play had no board with controls, {self.errors} errors in the "
             "bot's log"
@@ -138,6 +148,58 @@ class Target:
     component: dict[str, Any]
 
 
+def _interaction_id() -> int | None:
+    """The id of the interaction whose handling called the service (its task's frames hold
+    it as ``interaction``); None for the bot's own work (turn clock, deliveries)."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        found = frame.f_locals.get("interaction")
+        if found is not None and hasattr(found, "id") and hasattr(found, "followup"):
+            return int(found.id)
+        frame = frame.f_back
+    return None
+
+
+class AnswerClock:
+    """When the service stored each interaction's change, and when the fake saw the bot touch
+    each interaction (its deferral, then its answer): how long an answer came after the
+    commit."""
+
+    def __init__(self, world: World) -> None:
+        self.commits: dict[int, float] = {}
+        self.touches: dict[int, list[float]] = {}
+        service = world.desk.service  # type: ignore[union-attr]
+        for name in COMMITS:
+            setattr(service, name, self._timed(getattr(service, name)))
+        touch = world.fake.touch
+
+        def timed_touch(interaction: Any) -> None:
+            self.touches.setdefault(interaction.id, []).append(time.monotonic())
+            touch(interaction)
+
+        world.fake.touch = timed_touch  # type: ignore[method-assign]
+
+    def _timed(self, call: Any) -> Any:
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            result = await call(*args, **kwargs)
+            interaction = _interaction_id()
+            if interaction is not None:
+                self.commits.setdefault(interaction, time.monotonic())
+            return result
+
+        return timed
+
+    def delay(self, interaction_id: int) -> float | None:
+        """Seconds from the commit of this interaction to its first answer after it (inf when
+        none came); None when it committed nothing."""
+        touched = self.touches.pop(interaction_id, [])
+        committed = self.commits.pop(interaction_id, None)
+        if committed is None:
+            return None
+        after = [t for t in touched if t >= committed]
+        return min(after) - committed if after else float("inf")
+
+
 class Fuzzer:
     """Mutates real components and sends them; judges each answer."""
 
@@ -148,6 +210,8 @@ class Fuzzer:
         self.rng = random.Random(17)
         self.tally = Tally()
         self.targets: list[Target] = []
+        #: Times commits and answers (printed, not asserted: no timed asserts in tests).
+        self.clock: AnswerClock | None = None
 
     # --- harvesting -----------------------------------------------------------------------
 
@@ -272,6 +336,12 @@ class Fuzzer:
         inter = result.interaction
         tally = self.tally
         tally.sent += 1
+        delay = self.clock.delay(inter.id) if self.clock is not None else None
+        if delay is not None:
+            tally.slowest = max(tally.slowest, delay)
+            if delay > LATE:
+                tally.late += 1
+                tally.examples.append(f"answered {delay:.2f} s after the commit: {what}")
         late = [e for e in inter.errors if e.get("code") in (10062, 40060, 10015)]
         filled = inter.acknowledged and (inter.response_type != 6 or inter.activity >= 2)
         if inter.response_type == 5 and inter.original_id:
@@ -437,6 +507,7 @@ async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing
     abandoned = await service.get(tables[1])
     users = {"alice": world.alice, "bob": world.bob, "carol": world.carol, "dave": dave}
     fuzzer = Fuzzer(world, tables, users)
+    fuzzer.clock = AnswerClock(world)
 
     caplog.set_level(logging.WARNING)
     caplog.clear()

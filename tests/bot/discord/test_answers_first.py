@@ -1,0 +1,84 @@
+"""Answers first: a click that changes a table is answered as soon as the change is stored;
+the board follows. Here the boards cannot be drawn until the test lets them: the person who
+clicked has their answer all the same, and the board comes once it is drawn."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.discord_ui.race_prompts import single_move
+from bot.discord_ui.rendering import Renderer
+from tests.bot.discord.conftest import World
+from tests.bot.discord.driving import find, open_prompt, press, to_act
+from tests.bot.discord.test_lobby import open_table, start_for_two
+
+
+@pytest.fixture
+async def gate(world: World) -> AsyncIterator[threading.Event]:
+    """Boards are drawn only once the returned event is set (the bot restarts with it)."""
+    closed = threading.Event()
+    renderer = Renderer.load()
+    draw = renderer.render_board
+    assert draw is not None
+
+    def gated(*args: Any, **kwargs: Any) -> bytes:
+        closed.wait(10)
+        return draw(*args, **kwargs)
+
+    world.renderer = dataclasses.replace(renderer, render_board=gated)
+    await world.restart()
+    try:
+        yield closed
+    finally:
+        closed.set()  # never leave a drawing thread waiting
+
+
+def started(world: World, thread: Any) -> bool:
+    return any(message.files for message in world.boards(thread))
+
+
+async def test_start_is_answered_before_the_first_board_is_drawn(
+    world: World, gate: threading.Event
+) -> None:
+    table_id, lobby = await open_table(world, "tock", players=2)
+    await world.bob.click(lobby, label="Join")
+    result = await world.alice.click(world.lobby(table_id), label="Start", wait=False)
+    await world.wait(lambda: "The game has started" in result.text, "the answer came")
+    thread = world.thread_of(world.lobby(table_id))
+    assert not started(world, thread), "no board could be drawn yet"
+    gate.set()
+    await world.desk.deliveries_done()
+    assert started(world, thread)
+    assert world.newest_board(thread).files
+
+
+async def test_a_move_is_answered_before_its_board_is_drawn(
+    world: World, gate: threading.Event
+) -> None:
+    gate.set()  # the first board
+    table_id, thread = await start_for_two(world, "tock", seed=21)
+    user = to_act(world.newest_board(thread), [world.alice, world.bob])[0]
+    hand = await open_prompt(world, user, world.newest_board(thread), "Show my hand")
+    service = world.desk.service
+    info = await service.private_info(table_id, user.id)
+    cards = [str(card) for card in (info.view or {}).get("hand") or []]
+    playing = [i for i, card in enumerate(cards) if single_move(info, card) is not None]
+    if playing:
+        custom_id = find(hand, f":card:{playing[0]}")["custom_id"]
+    else:
+        await press(world, user, hand, find(hand, ":card:0")["custom_id"])
+        custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
+    boards = len(world.boards(thread))
+    gate.clear()
+    await user.click(hand, custom_id=custom_id, wait=False)
+    await world.wait(lambda: "You played" in hand.content, "the answer came")
+    assert len(world.boards(thread)) == boards, "the move's board could not be drawn yet"
+    gate.set()
+    await world.desk.deliveries_done()
+    assert len(world.boards(thread)) > boards, "the board follows the answer"
+    assert world.newest_board(thread).files
