@@ -215,6 +215,8 @@ class Publisher:
         self._last_board: PerTable[Any] = PerTable()
         #: Tables whose thread history was searched for a board left by an earlier process.
         self._scanned: PerTable[bool] = PerTable()
+        #: Old boards whose controls Discord did not let us remove yet (tried again).
+        self._stale: PerTable[list[Any]] = PerTable()
         #: The newest version whose board this process posted, per table: a delivery that
         #: lost the race to :meth:`ensure_board` (which posted its board already) only tells.
         self._posted: PerTable[int] = PerTable()
@@ -238,6 +240,7 @@ class Publisher:
             self._locks,
             self._last_board,
             self._scanned,
+            self._stale,
             self._posted,
             self._digests,
             self._waiting,
@@ -357,6 +360,10 @@ class Publisher:
             message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
         replaced = None if fresh or current is None else current.message_id
         retired = True
+        if message_id is not None and table.id in self._stale:
+            # An old board kept its controls at the last post: the edit records this board
+            # only once they are gone.
+            retired = await self._retire_previous_board(table.id, thread, keep=message_id)
         if message_id is None:
             if files:
                 kwargs["files"] = files
@@ -575,7 +582,7 @@ class Publisher:
         one this process knows, else (first time here, or ``scan``) those of the thread's
         recent history and the recorded one. False if one of them kept its controls."""
         previous = self._last_board.pop(table_id, None)
-        stale = list(also)
+        stale = [*self._stale.pop(table_id, []), *also]
         if previous is not None and not scan:
             stale.append(previous)
         elif table_id in self._scanned and not scan:
@@ -591,7 +598,7 @@ class Publisher:
             recorded = await self._recorded_board(table_id)
             if recorded not in (None, keep) and all(m.id != recorded for m in stale):
                 stale.append(thread.get_partial_message(recorded))
-        retired = True
+        kept = []
         for message in stale:
             if message.id == keep:
                 continue
@@ -602,8 +609,10 @@ class Publisher:
                 pass  # deleted: no controls left to click
             except discord.HTTPException:
                 log.info("could not remove the controls of an old board of table %s", table_id)
-                retired = False
-        return retired
+                kept.append(message)
+        if kept:
+            self._stale[table_id] = kept
+        return not kept
 
     async def _recorded_board(self, table_id: int) -> int | None:
         if self.service is None:
