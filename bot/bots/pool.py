@@ -113,6 +113,8 @@ class BotPool:
         self.nice = nice
         self._search: ProcessPoolExecutor | None = None
         self._quick: ProcessPoolExecutor | None = None
+        #: The manager threads of executors replaced after a worker died (joined at close).
+        self._retired: list[threading.Thread] = []
         self._free = self.workers
         self._waiting: deque[asyncio.Future[None]] = deque()
 
@@ -140,6 +142,12 @@ class BotPool:
         """Stop the workers: a search under way is abandoned, waiting moves are refused."""
         executors = [e for e in (self._search, self._quick) if e is not None]
         self._search = self._quick = None
+        # ``shutdown(wait=False)`` forgets the executor's manager thread, which goes on closing
+        # the queues and its wake-up pipe: it is joined here (with those of executors replaced
+        # earlier), for one still running at exit races concurrent.futures' exit hook, which
+        # writes to that pipe ("Exception ignored … OSError: Bad file descriptor").
+        managers = [*self._retired, *(m for e in executors if (m := _manager(e)) is not None)]
+        self._retired = []
         for waiter in self._waiting:
             if not waiter.done():
                 waiter.cancel()
@@ -150,7 +158,7 @@ class BotPool:
             for process in processes:  # a search under way would finish its budget first
                 with contextlib.suppress(Exception):
                     process.terminate()
-        await asyncio.to_thread(_join, executors)
+        await asyncio.to_thread(_join, executors, managers)
 
     async def __aenter__(self) -> BotPool:
         await self.start()
@@ -220,6 +228,10 @@ class BotPool:
             self._release()
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
+        manager = _manager(broken)
+        self._retired = [m for m in self._retired if m.is_alive()]
+        if manager is not None:
+            self._retired.append(manager)  # see close()
         broken.shutdown(wait=False, cancel_futures=True)
         if broken is self._search:
             self._search = self._executor(self.workers)
@@ -256,6 +268,14 @@ def _hint(
     return engine_hint(game, view, seed=seed, time_budget=time_budget, iterations=iterations)
 
 
-def _join(executors: list[ProcessPoolExecutor]) -> None:
+def _manager(executor: ProcessPoolExecutor) -> threading.Thread | None:
+    """The executor's manager thread (it closes the executor's pipes last), if started."""
+    thread = getattr(executor, "_executor_manager_thread", None)
+    return thread if isinstance(thread, threading.Thread) else None
+
+
+def _join(executors: list[ProcessPoolExecutor], managers: list[threading.Thread]) -> None:
     for executor in executors:
         executor.shutdown(wait=True)
+    for manager in managers:
+        manager.join()

@@ -154,6 +154,9 @@ class FrontDesk:
         self.monotonic: Callable[[], float] = time.monotonic
         self._reposted: PerTable[float] = PerTable()
         self._retry_task: asyncio.Task[None] | None = None
+        #: The tables the previous retry tick found behind, and their versions (None before
+        #: the first tick).
+        self._behind: dict[int, int] | None = None
 
     @property
     def service(self) -> TableService:
@@ -248,7 +251,15 @@ class FrontDesk:
             log.warning("could not look for boards to post", exc_info=True)
             return 0
         posted = 0
+        # A board on its way is no missing board: its delivery runs (here), or its move came
+        # after the previous tick (here or in another process). A board still missing one tick
+        # later is; at start-up (the first tick) every one is: the process before was killed.
+        seen, self._behind = self._behind, {t.id: t.version for t in tables}
         for table in tables:
+            if self.publisher.delivering(table.id) or (
+                seen is not None and seen.get(table.id) != table.version
+            ):
+                continue
             log.info("posting the board of table %s, which its thread did not get", table.id)
             try:
                 await self.publisher.ensure_board(table.id)

@@ -186,6 +186,12 @@ async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Messa
     raise AssertionError("unreachable")
 
 
+def board_nonce(table_id: int, version: int) -> str:
+    """The nonce of the board that the retry tick posts for ``version`` (at most Discord's 25
+    characters): every process that posts it sends the same one."""
+    return f"b{table_id}.{version}"
+
+
 def board_link(table: TableRecord, message_id: int) -> str:
     """The link that opens a board message of ``table`` in Discord."""
     return f"https://discord.com/channels/{table.guild_id}/{table.thread_id}/{message_id}"
@@ -212,6 +218,8 @@ class Publisher:
         self._last_board: PerTable[Any] = PerTable()
         #: Tables whose thread history was searched for a board left by an earlier process.
         self._scanned: PerTable[bool] = PerTable()
+        #: Old boards whose controls Discord did not let us remove yet (tried again).
+        self._stale: PerTable[list[Any]] = PerTable()
         #: The newest version whose board this process posted, per table: a delivery that
         #: lost the race to :meth:`ensure_board` (which posted its board already) only tells.
         self._posted: PerTable[int] = PerTable()
@@ -237,6 +245,7 @@ class Publisher:
             self._locks,
             self._last_board,
             self._scanned,
+            self._stale,
             self._posted,
             self._digests,
             self._waiting,
@@ -246,6 +255,10 @@ class Publisher:
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that orders one table's messages."""
         return self._locks(table_id)
+
+    def delivering(self, table_id: int) -> bool:
+        """Whether one of the table's messages is being posted or edited right now."""
+        return self._locks(table_id).locked()
 
     async def channel(self, channel_id: int) -> Any:
         """A channel or thread by id, from the cache or from Discord."""
@@ -309,11 +322,14 @@ class Publisher:
 
         return recent
 
-    async def _deliver_group(self, table: TableRecord, group: list[PublicUpdate]) -> int | None:
+    async def _deliver_group(
+        self, table: TableRecord, group: list[PublicUpdate], *, nonce: str | None = None
+    ) -> int | None:
         """Tell ``group`` in the table's digest: a new message when it begins one (or the
         table has none in this process), else the current digest edited; re-posted at the
         bottom instead when someone's turn begins who must be pinged (an edit never pings).
-        Return the digest's message id (None without a thread)."""
+        A new message carries ``nonce`` when given (Discord then makes one message for every
+        post with it). Return the digest's message id (None without a thread)."""
         if table.thread_id is None:
             return None
         current = self._digests.get(table.id)
@@ -368,21 +384,36 @@ class Publisher:
         if not fresh and not due and current is not None:
             message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
         replaced = None if fresh or current is None else current.message_id
+        retired = True
+        if message_id is not None and table.id in self._stale:
+            # An old board kept its controls at the last post: the edit records this board
+            # only once they are gone.
+            retired = await self._retire_previous_board(table.id, thread, keep=message_id)
         if message_id is None:
             if files:
                 kwargs["files"] = files
             if kwargs["view"] is None:
                 del kwargs["view"]
+            if nonce is not None:
+                kwargs["nonce"] = nonce
             await self.pace.turn()
             message = await send_with_retry(thread, kwargs)
             message_id = int(message.id)
-            if replaced is not None:
-                await self._delete(thread, table.id, replaced)
-            await self._retire_previous_board(table.id, thread, keep=message_id)
+            left = []
+            if replaced is not None and not await self._delete(thread, table.id, replaced):
+                left.append(thread.get_partial_message(replaced))  # its controls go at least
+            # The old controls go BEFORE the new board is recorded: a process killed in
+            # between leaves the board unrecorded, and the next retry tick (in whichever
+            # process) finds it in the thread, strips the old controls and records it.
+            retired = await self._retire_previous_board(
+                table.id, thread, keep=message_id, also=left
+            )
         self._digests[table.id] = digest.Digest(message_id, list(updates))
         self._waiting[table.id] = frozenset(users)
         self._posted[table.id] = max(newest.version, self._posted.get(table.id, -1))
-        await self._record_board(table.id, newest.version, message_id)
+        if retired or placements_view is None:
+            await self._record_board(table.id, newest.version, message_id)
+        # else an old board kept its controls: left unrecorded, the retry tick strips them.
         if placements_view is not None:
             self._last_board[table.id] = thread.get_partial_message(message_id)
         else:
@@ -434,15 +465,19 @@ class Publisher:
             file.reset()
         return message_id
 
-    async def _delete(self, thread: Any, table_id: int, message_id: int) -> None:
-        """Delete the digest that a re-post at the bottom replaces."""
+    async def _delete(self, thread: Any, table_id: int, message_id: int) -> bool:
+        """Delete the digest that a re-post at the bottom replaces; False if it stays."""
         if getattr(self._last_board.get(table_id), "id", None) == message_id:
             self._last_board.pop(table_id, None)
         try:
             await self.pace.turn()
             await thread.get_partial_message(message_id).delete()
+        except discord.NotFound:
+            return True
         except discord.HTTPException:
             log.info("could not delete the replaced digest of table %s", table_id)
+            return False
+        return True
 
     def locale(self, table: TableRecord) -> str:
         """The language of a table's public messages: its server's preferred locale."""
@@ -513,8 +548,9 @@ class Publisher:
             # the controls where they are (on the board they belong to until the newest comes).
             return int(message.id)
         self._posted[table.id] = max(update.version, self._posted.get(table.id, -1))
-        await self._record_board(table.id, update.version, message.id)
-        await self._retire_previous_board(table.id, thread, keep=message.id)
+        # Old controls first, then the record (see _deliver_group).
+        if await self._retire_previous_board(table.id, thread, keep=message.id) or view is None:
+            await self._record_board(table.id, update.version, message.id)
         if view is not None:
             self._last_board[table.id] = thread.get_partial_message(message.id)
         return int(message.id)
@@ -558,27 +594,50 @@ class Publisher:
         )
         return placements, controls
 
-    async def _retire_previous_board(self, table_id: int, thread: Any, *, keep: int) -> None:
+    async def _retire_previous_board(
+        self,
+        table_id: int,
+        thread: Any,
+        *,
+        keep: int,
+        also: Sequence[Any] = (),
+        scan: bool = False,
+    ) -> bool:
+        """Remove the controls of the table's boards before ``keep`` (and of ``also``): the
+        one this process knows, else (first time here, or ``scan``) those of the thread's
+        recent history and the recorded one. False if one of them kept its controls."""
         previous = self._last_board.pop(table_id, None)
-        if previous is not None:
-            stale = [previous]
-        elif table_id in self._scanned:
-            return
+        stale = [*self._stale.pop(table_id, []), *also]
+        if previous is not None and not scan:
+            stale.append(previous)
+        elif table_id in self._scanned and not scan:
+            pass
         else:
             # First board of this table since the process started: the previous one was
             # posted by an earlier process; find it in the thread's recent history, and the
             # one recorded as the newest (older than that history when many lines followed).
             self._scanned[table_id] = True
-            stale = await self._boards_with_controls(thread, keep)
+            stale += await self._boards_with_controls(thread, keep)
+            if previous is not None and all(m.id != previous.id for m in stale):
+                stale.append(previous)
             recorded = await self._recorded_board(table_id)
             if recorded not in (None, keep) and all(m.id != recorded for m in stale):
                 stale.append(thread.get_partial_message(recorded))
+        kept = []
         for message in stale:
+            if message.id == keep:
+                continue
             try:
                 await self.pace.turn()
                 await message.edit(view=None)
+            except discord.NotFound:
+                pass  # deleted: no controls left to click
             except discord.HTTPException:
                 log.info("could not remove the controls of an old board of table %s", table_id)
+                kept.append(message)
+        if kept:
+            self._stale[table_id] = kept
+        return not kept
 
     async def _recorded_board(self, table_id: int) -> int | None:
         if self.service is None:
@@ -621,7 +680,9 @@ class Publisher:
             found = await self._unrecorded_board(table_id)
             if found is not None:
                 return found
-            return await self._post_current(table_id)
+            # Another process's retry tick may post this board at the same moment: both posts
+            # carry one nonce, so Discord makes one message and answers both with it.
+            return await self._post_current(table_id, once=True)
 
     async def _unrecorded_board(self, table_id: int) -> int | None:
         """A board of the current version already in the thread (a process died after posting
@@ -637,11 +698,11 @@ class Publisher:
             ]
             if any(str(custom).startswith(wanted) for custom in ids):
                 self._posted[table_id] = table.version
-                await self._record_board(table_id, table.version, message.id)
-                if getattr(self._last_board.get(table_id), "id", None) != message.id:
-                    # Posted by an earlier process: the boards before it may keep controls.
-                    await self._retire_previous_board(table_id, thread, keep=message.id)
-                    self._last_board[table_id] = thread.get_partial_message(message.id)
+                # Posted by a process that died (or failed) before retiring the boards before
+                # it and recording it: strip every other board's controls first, then record.
+                if await self._retire_previous_board(table_id, thread, keep=message.id, scan=True):
+                    await self._record_board(table_id, table.version, message.id)
+                self._last_board[table_id] = thread.get_partial_message(message.id)
                 self._digests[table_id] = digest.Digest(int(message.id))
                 return int(message.id)
         return None
@@ -657,8 +718,10 @@ class Publisher:
         )
         return message_id, behind
 
-    async def _post_current(self, table_id: int) -> int | None:
-        """Post the stored position as the table's newest board (call with the lock held)."""
+    async def _post_current(self, table_id: int, *, once: bool = False) -> int | None:
+        """Post the stored position as the table's newest board (call with the lock held);
+        ``once``: with its version's nonce, so that Discord makes one message of every such
+        post (a retry tick in another process at the same moment)."""
         table, view = await self.service.current_board(table_id)
         update = PublicUpdate(
             table_id=table.id,
@@ -670,5 +733,6 @@ class Publisher:
             finished=table.phase is Phase.FINISHED,
             winners=table.winners,
         )
+        nonce = board_nonce(table.id, table.version) if once else None
         with game_terms(table.game):
-            return await self._deliver_group(table, [update])
+            return await self._deliver_group(table, [update], nonce=nonce)

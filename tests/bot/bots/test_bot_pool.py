@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -117,6 +118,38 @@ async def test_a_worker_that_died_is_replaced_and_the_move_still_played() -> Non
             "tock", view, "normal", legal, 9
         )
         assert not set(pool.worker_pids()) & set(before)
+
+
+def _managers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+
+async def test_close_returns_once_every_manager_thread_closed_its_pipes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An executor's manager thread closes its wake-up pipe last; one still doing so when the
+    # interpreter exits races concurrent.futures' exit hook, which writes to that pipe (at
+    # SIGTERM: "Exception ignored … OSError: Bad file descriptor"). Here the closing is slow;
+    # a worker dies first, so that a replaced executor's manager thread is waited for too.
+    from concurrent.futures import process
+
+    closing = process._ExecutorManagerThread.join_executor_internals
+
+    def slow_close(self: object) -> None:
+        time.sleep(0.3)  # the workers take a moment to go
+        closing(self)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", slow_close)
+    (view, legal), *_ = positions("tock", 4, 1)
+    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        before = pool.worker_pids()
+        for pid in before:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        assert await _gone(before) == []
+        await pool("tock", view, "hard", legal, 9)
+        assert _managers(), "the pool runs its executors' manager threads"
+    assert not [t for t in _managers() if t.is_alive()]
 
 
 # --- real processes ----------------------------------------------------------------------------
