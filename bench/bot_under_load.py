@@ -13,13 +13,13 @@ level from the ``/tock new`` option instead.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import os
 import sys
-import time
-from pathlib import Path
 from typing import Any
+
+# Only light imports at the top: the workers the bot spawns import this script again (as
+# ``__mp_main__``), and an asyncio imported here would add ~4 MB to each of them, which the
+# real ``poeppel`` script does not.
 
 #: How often the probe wakes: the lag is how late each wake-up comes.
 PROBE_INTERVAL = 0.01
@@ -27,6 +27,9 @@ PROBE_INTERVAL = 0.01
 
 async def probe(samples: list[tuple[float, float]]) -> None:
     """Sleep ``PROBE_INTERVAL`` again and again, noting how late each wake-up is."""
+    import asyncio
+    import time
+
     loop = asyncio.get_running_loop()
     while True:
         before = loop.time()
@@ -35,6 +38,10 @@ async def probe(samples: list[tuple[float, float]]) -> None:
 
 
 def main() -> int:
+    import asyncio
+    import json
+    from pathlib import Path
+
     import bot.discord_ui.app as app
     import bot.discord_ui.frontdesk as frontdesk
 

@@ -74,6 +74,33 @@ def uss_all(process: psutil.Process) -> float:
     return uss(process) + sum(uss(child) for child in children)
 
 
+def role(process: psutil.Process, main: psutil.Process) -> str:
+    """What a process of the bot is: main, resource tracker, or a worker told by its
+    priority (render workers run at ``RENDER_WORKER_NICE``, bot workers at ``BOT_WORKER_NICE``,
+    their defaults 5 and 10)."""
+    try:
+        if process.pid == main.pid:
+            return "main"
+        if any("resource_tracker" in part for part in process.cmdline()):
+            return "resource tracker"
+        niceness = process.nice() - main.nice()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return "gone"
+    return {5: "render worker", 10: "bot worker"}.get(niceness, f"worker (nice +{niceness})")
+
+
+def per_process(main: psutil.Process) -> str:
+    """The USS of each of the bot's processes, one line each, and their sum."""
+    try:
+        processes = [main, *main.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return "  (gone)"
+    rows = sorted(((role(p, main), p.pid, uss(p)) for p in processes), key=lambda r: r[0])
+    lines = [f"  {name:<17} pid {pid:>7}  {size:6.1f} MB" for name, pid, size in rows]
+    lines.append(f"  {'all':<17} {len(rows):>11}  {sum(r[2] for r in rows):6.1f} MB")
+    return "\n".join(lines)
+
+
 async def sample(process: psutil.Process, seconds: float, every: float = 1.0) -> list[float]:
     """The main process's USS every ``every`` seconds for ``seconds``."""
     samples = []
@@ -110,6 +137,7 @@ async def under_load(args: argparse.Namespace) -> None:
                     await asyncio.sleep(5)
                     rest, rest_all = uss(main), uss_all(main)
                     print(f"at rest: main {rest:.0f} MB, all processes {rest_all:.0f} MB")
+                    print(per_process(main))
                     tock = next(c for c in fake.global_commands if c["name"] == "tock")
                     new = next(o for o in tock.get("options", []) if o["name"] == "new")
                     with_option = any(o["name"] == "bot_level" for o in new.get("options", []))
@@ -141,6 +169,7 @@ async def under_load(args: argparse.Namespace) -> None:
                         f"peak {max(during):.0f} MB (all processes {peak_all:.0f} MB at the "
                         f"end) | {args.after:.0f} s after: {after[-1]:.0f} MB | load {load()}"
                     )
+                    print(per_process(main))
                 finally:
                     if child.returncode is None:
                         child.send_signal(signal.SIGTERM)

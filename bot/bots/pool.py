@@ -16,6 +16,9 @@ result, as the in-process chooser of :mod:`bot.bots.choosers`.
   nothing but search: a search gets its budget of computing even when the machine is busy,
   so a loaded server makes its bots slower, not weaker. The workers run at a lower priority
   (``nice``) than the process that answers Discord, which so never waits for them.
+* **Lean at rest.** The quick worker starts with the pool; the search workers start with the
+  first search and stop after :data:`SEARCH_IDLE_SECONDS` without one. A worker imports only
+  :mod:`bot.bots.worker` and the engine (no asyncio).
 * **Clean ends.** :meth:`BotPool.close` stops the workers (the process's shutdown path calls
   it); a worker whose parent died (SIGKILL, a crash) notices within a fraction of a second and
   exits, so no orphan is left behind. A worker that died is replaced, and its move is played
@@ -29,9 +32,6 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,13 +39,14 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bot.bots.choosers import SLOW_LEVELS, engine_move, random_chooser
+from bot.bots.worker import ready, search_hint, start_bot_worker
 from engine.bots.hints import Hint
-from engine.bots.hints import hint as engine_hint
 
 log = logging.getLogger(__name__)
 
-#: How often a worker checks that the process that started it is still alive.
-PARENT_CHECK_SECONDS = 0.2
+#: Seconds without a search after which the search workers are stopped (started again by the
+#: next search): a bot process at rest holds no search worker (issue #37).
+SEARCH_IDLE_SECONDS = 300.0
 
 
 def machine_cores() -> int:
@@ -54,32 +55,6 @@ def machine_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not on Linux
         return max(1, os.cpu_count() or 1)
-
-
-# --- in the worker --------------------------------------------------------------------------
-
-
-def _start_worker(parent: int, nice: int) -> None:
-    """Set up a worker process: lower priority, no orphan, no Ctrl-C trace."""
-    # Ctrl-C in a terminal reaches the whole process group: the parent shuts the pool down.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if nice:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-    import engine.bots  # noqa: F401  (import once, before the first move is asked)
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Exit as soon as the process that started this worker is gone (reparented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)
-
-
-def _ready() -> int:
-    """A no-op to start a worker ahead of the first move; its pid."""
-    return os.getpid()
 
 
 # --- in the bot process ---------------------------------------------------------------------
@@ -117,6 +92,8 @@ class BotPool:
         self._retired: list[threading.Thread] = []
         self._free = self.workers
         self._waiting: deque[asyncio.Future[None]] = deque()
+        self._running = False
+        self._idle_timer: asyncio.TimerHandle | None = None
 
     def _executor(self, workers: int) -> ProcessPoolExecutor:
         # "spawn": a fresh interpreter, not a fork of a process with an event loop, threads
@@ -124,22 +101,49 @@ class BotPool:
         return ProcessPoolExecutor(
             workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
+            initializer=start_bot_worker,
             initargs=(os.getpid(), self.nice),
         )
 
-    async def start(self) -> None:
-        """Start every worker now (an interpreter and the engine take a moment to load)."""
-        self._search = self._search or self._executor(self.workers)
+    async def start(self, *, searches: bool = False) -> None:
+        """Start the quick worker now (an interpreter and the engine take a moment to load).
+
+        The search workers start with the first search that needs them (and stop after
+        :data:`SEARCH_IDLE_SECONDS` without one): no hard bot, no search worker in memory.
+        ``searches``: start them all now too (tests, benches timing the first search).
+        """
+        self._running = True
         self._quick = self._quick or self._executor(1)
         loop = asyncio.get_running_loop()
-        await asyncio.gather(
-            *(loop.run_in_executor(self._search, _ready) for _ in range(self.workers)),
-            loop.run_in_executor(self._quick, _ready),
-        )
+        started = [loop.run_in_executor(self._quick, ready)]
+        if searches:
+            search = self._search_executor()
+            started += [loop.run_in_executor(search, ready) for _ in range(self.workers)]
+        await asyncio.gather(*started)
+
+    def _search_executor(self) -> ProcessPoolExecutor:
+        """The search workers' executor, made when first needed. A "spawn" executor starts a
+        worker for a task only when none is idle, so searches start as many as they use."""
+        if not self._running:
+            raise RuntimeError("the bot pool is not running")
+        if self._search is None:
+            self._search = self._executor(self.workers)
+        return self._search
+
+    def _retire_idle_searches(self) -> None:
+        """Stop the search workers if no search ran or waits since the timer was set."""
+        self._idle_timer = None
+        search, idle = self._search, self._free == self.workers and not self._waiting
+        if search is not None and idle:
+            self._search = None
+            search.shutdown(wait=False)  # the idle workers exit; nothing was pending
 
     async def close(self) -> None:
         """Stop the workers: a search under way is abandoned, waiting moves are refused."""
+        self._running = False
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
         executors = [e for e in (self._search, self._quick) if e is not None]
         self._search = self._quick = None
         # ``shutdown(wait=False)`` forgets the executor's manager thread, which goes on closing
@@ -191,7 +195,7 @@ class BotPool:
     async def _run(self, slow: bool, args: tuple[Any, ...]) -> str:
         loop = asyncio.get_running_loop()
         for attempt in range(2):
-            executor = self._search if slow else self._quick
+            executor = self._search_executor() if slow else self._quick
             if executor is None:
                 raise RuntimeError("the bot pool is not running")
             try:
@@ -214,16 +218,14 @@ class BotPool:
         try:
             loop = asyncio.get_running_loop()
             for _attempt in range(2):
-                executor = self._search
-                if executor is None:
-                    raise RuntimeError("the bot pool is not running")
+                executor = self._search_executor()
                 try:
-                    found: Hint = await loop.run_in_executor(executor, _hint, *args)
+                    found: Hint = await loop.run_in_executor(executor, search_hint, *args)
                     return found
                 except BrokenProcessPool:
                     log.error("a bot worker died; starting new workers")
                     self._replace(executor)
-            return await asyncio.to_thread(_hint, *args)  # no worker lived: search here
+            return await asyncio.to_thread(search_hint, *args)  # no worker lived: search here
         finally:
             self._release()
 
@@ -240,6 +242,9 @@ class BotPool:
 
     async def _turn(self) -> None:
         """Wait for a free search worker, in the order the moves were asked."""
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
         if self._free > 0 and not self._waiting:
             self._free -= 1
             return
@@ -259,13 +264,10 @@ class BotPool:
                 waiter.set_result(None)
                 return
         self._free += 1
-
-
-def _hint(
-    game: str, view: Mapping[str, Any], seed: int, time_budget: float, iterations: int | None
-) -> Hint:
-    """A hint, in a worker (a module-level function, so that it pickles by name)."""
-    return engine_hint(game, view, seed=seed, time_budget=time_budget, iterations=iterations)
+        if self._free == self.workers and self._search is not None and self._running:
+            self._idle_timer = asyncio.get_running_loop().call_later(
+                SEARCH_IDLE_SECONDS, self._retire_idle_searches
+            )
 
 
 def _manager(executor: ProcessPoolExecutor) -> threading.Thread | None:

@@ -6,9 +6,11 @@ drawn in the event loop's process (even in a thread) it holds the GIL that ackno
 wait for. The renderer is pure and deterministic, so a worker's PNG is byte-identical to the
 one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
 
-* **Warm workers.** Each worker imports the renderer and fills its caches once
-  (:func:`renderer.warm_up`) when it starts, at a lower priority (``nice``) than the process
-  answering Discord and a higher one than the bots' searches.
+* **Warm workers, lean at rest.** Each worker imports the renderer and fills its small
+  caches once (:func:`renderer.warm_up`, without the Carcassonne tile masters, drawn on
+  first use) when it starts, at a lower priority (``nice``) than the process answering
+  Discord and a higher one than the bots' searches. It imports only what it runs
+  (:mod:`bot.discord_ui.render_worker`: no asyncio).
 * **No stale queue.** At most two images per worker are handed to the workers at once (one
   being drawn, the next ready, so that a worker never idles while the busy event loop gets
   round to handing it more); the others wait here in the order asked. A request with a
@@ -22,22 +24,18 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-log = logging.getLogger(__name__)
+from bot.bots.worker import ready
+from bot.discord_ui.render_worker import call, start_render_worker
 
-#: How often a worker checks that the process that started it is still alive.
-PARENT_CHECK_SECONDS = 0.2
+log = logging.getLogger(__name__)
 
 
 class Stale(Exception):
@@ -52,37 +50,6 @@ def render_workers(cores: int, bot_workers: int | None = None) -> int:
     search per core, yields to the renderer and is not subtracted.
     """
     return max(1, cores - 1 - (bot_workers or 0))
-
-
-# --- in the worker --------------------------------------------------------------------------
-
-
-def _start_worker(parent: int, nice: int) -> None:
-    """Set up a render worker: lower priority, no orphan, caches warm."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent shuts the pool down on Ctrl-C
-    if nice:
-        with contextlib.suppress(OSError):
-            os.nice(nice)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-    import renderer
-
-    renderer.warm_up()
-
-
-def _exit_with_parent(parent: int) -> None:
-    """Exit as soon as the process that started this worker is gone (reparented)."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_CHECK_SECONDS)
-    os._exit(0)
-
-
-def _ready() -> int:
-    """A no-op that makes a worker start (and warm up) ahead of the first image; its pid."""
-    return os.getpid()
-
-
-def _call(function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
-    return function(*args, **kwargs)
 
 
 # --- in the bot process ---------------------------------------------------------------------
@@ -116,7 +83,7 @@ class RenderPool:
         return ProcessPoolExecutor(
             self.workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
+            initializer=start_render_worker,
             initargs=(os.getpid(), self.nice),
         )
 
@@ -127,7 +94,7 @@ class RenderPool:
         if self._own_executor:
             loop = asyncio.get_running_loop()
             await asyncio.gather(
-                *(loop.run_in_executor(self._executor, _ready) for _ in range(self.workers))
+                *(loop.run_in_executor(self._executor, ready) for _ in range(self.workers))
             )
 
     async def close(self) -> None:
@@ -187,7 +154,7 @@ class RenderPool:
             if executor is None:
                 raise RuntimeError("the render pool is not running")
             try:
-                return await loop.run_in_executor(executor, _call, function, args, kwargs)
+                return await loop.run_in_executor(executor, call, function, args, kwargs)
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): replace the pool and draw again.
                 log.error("a render worker died; starting new workers")

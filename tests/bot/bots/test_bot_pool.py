@@ -106,8 +106,11 @@ async def test_searches_are_served_in_the_order_they_were_asked() -> None:
 async def test_a_worker_that_died_is_replaced_and_the_move_still_played() -> None:
     (view, legal), *_ = positions("tock", 4, 1)
     expected = engine_move("tock", view, "hard", legal, 9, BUDGET, ITERATIONS)
-    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+    pool = BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0)
+    await pool.start(searches=True)  # the search worker too, to be killed
+    try:
         before = pool.worker_pids()
+        assert len(before) == 2
         for pid in before:  # killed: out of memory, or by a careless operator
             # A worker the executor has just retired is no longer there to kill.
             with contextlib.suppress(ProcessLookupError):
@@ -118,6 +121,50 @@ async def test_a_worker_that_died_is_replaced_and_the_move_still_played() -> Non
             "tock", view, "normal", legal, 9
         )
         assert not set(pool.worker_pids()) & set(before)
+    finally:
+        await pool.close()
+
+
+async def test_search_workers_run_only_while_there_are_searches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.bots.pool as pool_module
+
+    monkeypatch.setattr(pool_module, "SEARCH_IDLE_SECONDS", 0.2)
+    (view, legal), *_ = positions("tock", 4, 1)
+    expected = engine_move("tock", view, "hard", legal, 9, BUDGET, ITERATIONS)
+    async with BotPool(2, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        quick = pool.worker_pids()
+        assert len(quick) == 1  # at rest: the quick worker only
+        assert await pool("tock", view, "easy", legal, 9) == engine_move(
+            "tock", view, "easy", legal, 9
+        )
+        assert pool.worker_pids() == quick  # easy bots start no search worker
+        assert await pool("tock", view, "hard", legal, 9) == expected
+        searching = set(pool.worker_pids()) - set(quick)
+        assert len(searching) == 1  # one search, one worker started for it
+        assert await _gone(list(searching)) == []  # idle: stopped
+        assert pool.worker_pids() == quick
+        assert await pool("tock", view, "hard", legal, 9) == expected  # and started again
+        assert len(pool.worker_pids()) == 2
+
+
+def _has_library(pid: int, name: str) -> bool:
+    """Whether the process ``pid`` has loaded a shared library whose file name holds ``name``."""
+    return name in Path(f"/proc/{pid}/maps").read_text()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_a_bot_worker_imports_neither_asyncio_nor_pillow() -> None:
+    (view, legal), *_ = positions("tock", 4, 1)
+    async with BotPool(1, time_budget=BUDGET, iterations=ITERATIONS, nice=0) as pool:
+        await pool("tock", view, "hard", legal, 9)
+        await pool.hint("tock", view, 9, BUDGET)
+        pids = pool.worker_pids()
+        assert len(pids) == 2
+        for pid in pids:
+            assert not _has_library(pid, "_asyncio."), pid
+            assert not _has_library(pid, "PIL"), pid
 
 
 def _managers() -> list[threading.Thread]:
@@ -195,6 +242,7 @@ POOL_OWNER = textwrap.dedent(
 
     async def main():
         async with BotPool(2, nice=0) as pool:
+            await pool.start(searches=True)
             print(" ".join(map(str, pool.worker_pids())), flush=True)
             await asyncio.sleep(600)
 
@@ -246,9 +294,9 @@ async def test_the_bot_process_leaves_no_worker_behind(tmp_path: Path) -> None:
                 )
             connected = len(fake.gateway.log) + 1
             deadline = time.monotonic() + 120
-            # Connected to Discord, with its two search workers and the quick one (and
-            # multiprocessing's resource tracker).
-            while len(fake.gateway.log) < connected or len(children(bot.pid)) < 4:
+            # Connected to Discord, with its quick bot worker and a render worker (and
+            # multiprocessing's resource tracker); the search workers start with a search.
+            while len(fake.gateway.log) < connected or len(children(bot.pid)) < 3:
                 assert bot.returncode is None, (tmp_path / "bot.log").read_text()
                 assert time.monotonic() < deadline, (tmp_path / "bot.log").read_text()
                 await asyncio.sleep(0.1)

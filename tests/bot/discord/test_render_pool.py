@@ -4,8 +4,10 @@ the newest waiting board of a table drawn."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ import engine.dog as dog
 import renderer
 from bot.discord_ui.render_pool import RenderPool, Stale, render_workers
 from bot.discord_ui.rendering import Renderer
+from renderer.carcassonne.tiles import tile_image
 from renderer.samples import carcassonne_position
 from tests.renderer.views import race_playout
 
@@ -51,6 +54,34 @@ async def test_a_worker_draws_the_same_bytes_and_the_bot_process_runs_no_pillow(
     assert choice is not None
     assert [board.fp.read(), choice.fp.read()] == expected
     assert created == [], "the bot's own process drew nothing"
+
+
+def _loaded(pid: int, library: str) -> bool:
+    """Whether the process ``pid`` has loaded a shared library whose file name holds it."""
+    return library in Path(f"/proc/{pid}/maps").read_text()
+
+
+def _tile_masters() -> int:
+    """How many Carcassonne tile bitmaps the worker that runs this holds."""
+    return tile_image.cache_info().currsize
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_a_render_worker_at_rest_holds_no_asyncio_and_no_tile_masters() -> None:
+    state = carcassonne_position(3, {}, 4, 20)
+    tiles = carcassonne.view(state, 0)
+    placements = carcassonne.legal_placements(state)
+    expected = renderer.render_placements(tiles, placements, names=["Anna", "Bence"])
+    async with RenderPool(1) as pool:
+        (pid,) = pool.worker_pids()
+        assert not _loaded(pid, "_asyncio.")  # the pool's asyncio stays in this process
+        assert await pool.run(_tile_masters) == 0  # type: ignore[arg-type]
+        # Drawn on first use, to the same bytes as when warmed at start.
+        drawn = await pool.run(
+            renderer.render_placements, tiles, placements, names=["Anna", "Bence"]
+        )
+        assert drawn == expected
+        assert await pool.run(_tile_masters) > 0  # type: ignore[arg-type]
 
 
 def _blocking(gate: threading.Event, drawn: list[str], name: str) -> bytes:
