@@ -145,3 +145,17 @@ def test_render_workers_leave_a_core_to_the_event_loop() -> None:
     assert render_workers(8) == 7
     assert render_workers(8, bot_workers=3) == 4
     assert render_workers(1) == 1
+
+
+def test_a_render_worker_gives_freed_memory_back_after_drawing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import bot.discord_ui.render_worker as worker
+
+    monkeypatch.setattr(worker, "TRIM_SECONDS", 0.01)
+    monkeypatch.setattr(worker, "_drew", threading.Event())  # this worker drew nothing yet
+    trimmed = threading.Event()
+    threading.Thread(target=worker._give_back, args=(trimmed.set,), daemon=True).start()
+    assert worker.call(renderer.render_hand, ("tock", ["A", "7"]), {}).startswith(b"\x89PNG")
+    assert trimmed.wait(10)
+    assert worker.malloc_trim() is not None  # glibc, as on the hosts the bot runs on
