@@ -8,7 +8,8 @@
 Discord, over a fresh SQLite file: the USS (memory only this process holds, by psutil) of the
 main process, and of all its processes together, is printed
 
-* at rest (connected, no table);
+* at rest (connected, no table), with each process apart (main, bot and render workers told
+  by their priority, the resource tracker) — and again at the end;
 * once ``--tables`` Tock tables of one person and three easy bots are open (and per table);
 * while every person plays through the buttons for ``--duration`` seconds (median, peak);
 * ``--after`` seconds after the load ended.
