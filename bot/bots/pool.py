@@ -32,6 +32,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -136,6 +137,10 @@ class BotPool:
         search, idle = self._search, self._free == self.workers and not self._waiting
         if search is not None and idle:
             self._search = None
+            manager = _manager(search)
+            self._retired = [m for m in self._retired if m.is_alive()]
+            if manager is not None:
+                self._retired.append(manager)  # see close()
             search.shutdown(wait=False)  # the idle workers exit; nothing was pending
 
     async def close(self) -> None:
