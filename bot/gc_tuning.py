@@ -31,6 +31,8 @@ import logging
 import os
 from collections.abc import Awaitable, Callable
 
+from bot.glibc import malloc_trim
+
 log = logging.getLogger(__name__)
 
 #: Net allocations between young collections (CPython's default is 700).
@@ -71,20 +73,7 @@ def untune_gc(thresholds: tuple[int, int, int]) -> None:
     gc.set_threshold(*thresholds)
 
 
-def _malloc_trim() -> Callable[[], object] | None:
-    """glibc's ``malloc_trim(0)``, or None on another C library."""
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        return None
-    if trim is None:
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    return lambda: trim(0)
-
-
-_TRIM = _malloc_trim()
+_TRIM = malloc_trim()
 
 
 def limit_malloc_arenas(count: int = MALLOC_ARENAS) -> bool:

@@ -14,14 +14,13 @@ mapping threshold would cap the heap as well but made every image ~30 % slower.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from bot.bots.worker import start_worker
+from bot.glibc import malloc_trim
 
 #: Seconds after an image before the worker returns its freed memory (see the docstring).
 TRIM_SECONDS = 2.0
@@ -47,19 +46,6 @@ def call(function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str
         return function(*args, **kwargs)
     finally:
         _drew.set()
-
-
-def malloc_trim() -> Callable[[], object] | None:
-    """glibc's ``malloc_trim(0)``, or None on another C library."""
-    name = ctypes.util.find_library("c")
-    try:
-        trim = ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):
-        return None
-    if trim is None:
-        return None
-    trim.argtypes = [ctypes.c_size_t]
-    return lambda: trim(0)
 
 
 def _give_back(trim: Callable[[], object]) -> None:
