@@ -24,14 +24,12 @@ its own otherwise, and a burst of load would stay in the process's size for good
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import gc
 import logging
 import os
 from collections.abc import Awaitable, Callable
 
-from bot.glibc import malloc_trim
+from bot.glibc import M_ARENA_MAX, malloc_trim, mallopt
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +40,6 @@ YOUNG_THRESHOLD = 20_000
 #: by measurement (``python -m bench.memory --arena-max N``, issue #37): with 2 the main
 #: process under 40 busy tables stayed ~25 % smaller, at the same speed.
 MALLOC_ARENAS = 2
-#: mallopt's parameter number for the arena limit (glibc's malloc.h).
-_M_ARENA_MAX = -8
 
 #: Seconds between the collections of :func:`collect_deferred`.
 COLLECT_EVERY = 60.0
@@ -82,15 +78,7 @@ def limit_malloc_arenas(count: int = MALLOC_ARENAS) -> bool:
 
     if os.environ.get("MALLOC_ARENA_MAX"):
         return False
-    name = ctypes.util.find_library("c")
-    try:
-        mallopt = ctypes.CDLL(name).mallopt if name else None
-    except (OSError, AttributeError):
-        return False
-    if mallopt is None:
-        return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    return bool(mallopt(_M_ARENA_MAX, count))
+    return mallopt(M_ARENA_MAX, count)
 
 
 def give_back() -> None:
