@@ -104,6 +104,10 @@ def load() -> str:
     return f"{one:.2f}/{five:.2f} ({os.cpu_count()} cores)"
 
 
+class BoardMovedOn(Exception):
+    """The board a player was about to use lost its controls to a newer one."""
+
+
 @dataclass
 class Watch:
     """What the fake saw, with times: acknowledgements and thread posts, and a wake-up for
@@ -245,6 +249,8 @@ class Player:
             except TimeoutError:
                 self.figures.timeouts += 1
                 continue
+            except BoardMovedOn:
+                continue
             if final is None:
                 continue
             await self._follow(final, stop_at)
@@ -259,7 +265,9 @@ class Player:
                 return await self.watch.until(  # type: ignore[no-any-return]
                     lambda: hand if version in repr(hand.components) else None, 2.0
                 )
-        show = next(c for c in enabled(board) if c.get("custom_id", "").endswith(":hand"))
+        show = next((c for c in enabled(board) if c.get("custom_id", "").endswith(":hand")), None)
+        if show is None:  # a newer board took the controls meanwhile: play from that one
+            raise BoardMovedOn
         result = await self._click(board, show)
 
         def prompt() -> Message | None:
