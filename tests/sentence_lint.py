@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from i18n.catalog import LOCALES, keys, use_game_terms
+from i18n.catalog import LOCALES, keys, t, use_game_terms
 
 #: Texts of these kinds are sentences: they end in punctuation. A ``caption`` (a text drawn on
 #: an image, a wrapped sentence one line at a time), a ``label``, a line of the ``results``
@@ -106,6 +106,29 @@ _REVIEW_2 = [
 _LETTERS = re.compile(
     r"(?:\b(?:Partner|társ:)\s[RBYGPO]\b)|(?:(?:Ablage|dobott|Du gibst|adod át):?\s\**[QJXK]\b)"
 )
+#: The English seat initials (renderer.style.SEAT_LETTERS); a German or Hungarian image
+#: says its own (``colour.initial.N``: Ge/Gr, P/K/S/Z …).
+_ENGLISH_INITIALS = ("R", "B", "Y", "G", "P", "O")
+
+
+@functools.cache
+def _foreign_initials(locale: str) -> re.Pattern[str] | None:
+    """A text that points at a seat by an English initial that is not ``locale``'s own
+    initial of that colour: "anna (G)" (G reads Gelb or Grün), "Tausch · gewählt: R, Y",
+    "Y ist durch eine 10 gesperrt", "K: a tízes miatt…" is fine (Kék)."""
+    if locale == "en":
+        return None
+    own = {t(f"colour.initial.{seat}", locale) for seat in range(len(_ENGLISH_INITIALS))}
+    foreign = "|".join(sorted(set(_ENGLISH_INITIALS) - own))
+    if not foreign:
+        return None
+    return re.compile(
+        rf"\((?:{foreign})\)"
+        rf"|(?:gewählt|választott): (?:\w{{1,2}}, )*(?:{foreign})\b"
+        rf"|^(?:{foreign})(?: ist\b|:? a tízes)"
+    )
+
+
 #: A German sentence after a colon starts with a capital: these words begin one.
 _LOWER_AFTER_COLON = re.compile(
     r": (?:du|er|es|wir|alle|wähle|verfolgt|drück|setze|das Spiel|der Renderer|ein paar)\b"
@@ -166,6 +189,9 @@ def problems(text: str, locale: str, kind: str = "public", names: Iterable[str] 
     found += [why for pattern, why in _REVIEW_2 if pattern.search(plain)]
     if locale in ("de", "hu") and _LETTERS.search(plain):
         found.append("an English colour initial or card letter")
+    initials = _foreign_initials(locale)
+    if initials is not None and initials.search(plain):
+        found.append("an English seat initial")
     if locale == "de" and kind != "label" and _LOWER_AFTER_COLON.search(plain):
         found.append("lower case after a colon before a whole sentence")
     if locale == "hu" and _HELY.search(plain):
