@@ -129,6 +129,10 @@ def _foreign_initials(locale: str) -> re.Pattern[str] | None:
     )
 
 
+#: A Hungarian card name is a common noun: lower case inside a sentence ("A lapjaid: ász, 2,
+#: dáma."), upper case only where it opens one.
+_HU_CARD_CAPITAL = re.compile(r"[^.!?\s*]\**\s+\**(?:Ász|Bubi|Dáma|Király|Joker)\b")
+
 #: A German sentence after a colon starts with a capital: these words begin one.
 _LOWER_AFTER_COLON = re.compile(
     r": (?:du|er|es|wir|alle|wähle|verfolgt|drück|setze|das Spiel|der Renderer|ein paar)\b"
@@ -194,6 +198,8 @@ def problems(text: str, locale: str, kind: str = "public", names: Iterable[str] 
         found.append("an English seat initial")
     if locale == "de" and kind != "label" and _LOWER_AFTER_COLON.search(plain):
         found.append("lower case after a colon before a whole sentence")
+    if locale == "hu" and kind not in ("label", "caption") and _HU_CARD_CAPITAL.search(plain):
+        found.append("a Hungarian card name in upper case inside a sentence")
     if locale == "hu" and _HELY.search(plain):
         found.append("'hely' (a ranking place) for a seat")
     ends = r"[.!?…)*:]$" if kind in _COLON_KINDS else r"[.!?…)*]$"

@@ -70,6 +70,7 @@ REVIEW_2_EXAMPLES = [
     ("de", "caption", "Y ist durch eine 10 gesperrt"),
     ("hu", "caption", "Következik: anna (R)"),
     ("hu", "caption", "Csere · választott: P, B"),
+    ("hu", "console", "A lapjaid: 3, 4, 5, Dáma."),
 ]
 
 
@@ -96,6 +97,8 @@ def test_the_lint_passes_sentences_a_person_would_write() -> None:
     assert problems("Mindenki mindenki ellen", "hu", "caption") == []
     assert problems("Stopped; table 1 is saved. Continue it with:", "en", "console") == []
     assert problems("Tile to place", "en", "caption") == []
+    assert problems("A lapjaid: ász, 3, 4, 5, dáma.", "hu", "console") == []
+    assert problems("Dáma átadása a társadnak", "hu", "label") == []
     assert problems("Am Zug: anna (Gr)", "de", "caption") == []
     assert problems("Következik: anna (Z)", "hu", "caption") == []
     assert problems("Schupfen · gewählt: Blau und Grün", "de", "caption") == []
