@@ -17,13 +17,13 @@ import pytest
 from PIL import ImageDraw
 
 from bot.discord_ui import race_prompts
+from bot.discord_ui.race_prompts import SEGMENTS
 from bot.discord_ui.rendering import Renderer
 from bot.model.effects import PrivateInfo
 from bot.model.table import Phase, Seat, TableRecord
 from engine import get_game
 from i18n.catalog import LOCALES, use_game_terms
 from renderer import clear_caches, race_field_center
-from bot.discord_ui.race_prompts import SEGMENTS
 from renderer.race_choices import badge_centres, badge_spots, choice_marks, render_race_choices
 from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH, keep_text_stamps
 from tests.renderer.pixels import decode
