@@ -97,6 +97,7 @@ def choice_marks(view: Mapping[str, Any], moves: Sequence[str]) -> list[ChoiceMa
     seven = view.get("seven") or {}
     mover = int(seven.get("colour", viewer if viewer is not None else 0) or 0)
     marks: list[ChoiceMark] = []
+    captured: tuple[str, ...]
     for number, move in enumerate(moves, start=1):
         parsed = _card_and_action(move)
         if parsed is None:
