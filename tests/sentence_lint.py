@@ -307,6 +307,7 @@ def _draw_private(collected: Collected, info: Any, locales: Sequence[str]) -> No
         if game != "carcassonne" and view.get("hand"):
             hand = [str(card) for card in view["hand"]]
             _captions(collected, locale, renderer.render_hand, game, hand)
+            _draw_race_choices(collected, info, locale)
         elif game == "carcassonne" and view.get("phase") == "place" and info.legal_moves:
             # The tile prompt's image, in Discord and in the console (the public board with
             # the same cells numbered is drawn by _draw_update).
@@ -318,6 +319,22 @@ def _draw_private(collected: Collected, info: Any, locales: Sequence[str]) -> No
             spots = list(dict.fromkeys(m.partition(":")[2] for m in info.legal_moves if ":" in m))
             args = (view, x, y, placed["rot"], placed["tile"], spots)
             _captions(collected, locale, renderer.render_figure_spots, *args)
+
+
+def _draw_race_choices(collected: Collected, info: Any, locale: str) -> None:
+    """The choice image of the first card the person can play (#36): its options numbered
+    where they land, its legend."""
+    from bot.discord_ui.race_prompts import choices
+    from renderer.race_choices import render_race_choices
+
+    view = info.view or {}
+    if not info.to_act or view.get("phase") != "play":
+        return
+    playable = [str(card) for card in view["hand"] if choices(info, str(card))]
+    if not playable:
+        return
+    moves = choices(info, playable[0])
+    _captions(collected, locale, render_race_choices, view, moves)
 
 
 async def _collect_results(collected: Collected, service: Any, table_id: int, draw: bool) -> None:
