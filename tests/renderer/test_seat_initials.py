@@ -72,3 +72,29 @@ def test_the_exchange_line_names_the_colours(locale: str) -> None:
     blue, green = t("colour.1", locale), t("colour.3", locale)
     said = " ".join(texts)  # the centre's line may wrap
     assert t("list.and", locale, first=blue, last=green) in said, "the picked seats by name"
+
+
+@pytest.mark.parametrize("locale", ["de", "hu"])
+def test_the_race_results_image_uses_the_same_initials(locale: str) -> None:
+    from renderer import render_results
+
+    seats = [
+        {"seat": s, "name": n, "place": p, "score": 4 - p, "team": None, "left": False}
+        for s, n, p in ((0, "Ann", 2), (1, "Bob", 3), (2, "Cy", 1), (3, "Di", 4))
+    ]
+    summary = {
+        "game": "tock",
+        "seats": seats,
+        "winners": [2],
+        "moves": 90,
+        "options": {},
+        "home": [[10, 2], [20, 3], [30, 0]],
+        "hands": 4,
+    }
+    clear_caches()
+    with recorded_texts() as drawn:
+        render_results(summary, locale=locale)
+    texts = [text for text, _ in drawn]
+    for initial in INITIALS[locale][:4]:
+        assert initial in texts
+    assert not (set(INITIALS["en"]) - set(INITIALS[locale])) & set(texts)
