@@ -103,19 +103,32 @@ def clear_race_layers() -> None:
     _STATIC.clear()
 
 
-def _static_layer(layout: RaceLayout, locale: str) -> Image.Image:
-    """The empty board (cached per layout and language): ring, start fields, home lanes,
-    kennels and the seat tags with their initials in ``locale``."""
-    key = (*layout.key, locale)
-    cached = _STATIC.get(key)
+def _static_layer(layout: RaceLayout) -> Image.Image:
+    """The empty board (cached): ring, start fields, home lanes, kennels and the seat tags
+    (their initials, which depend on the reader's language, are drawn per image:
+    :func:`_draw_tag_initials`)."""
+    cached = _STATIC.get(layout.key)
     if cached is None:
         if len(_STATIC) > 32:
             _STATIC.clear()
-        cached = _STATIC[key] = _draw_static_layer(layout, locale)
+        cached = _STATIC[layout.key] = _draw_static_layer(layout)
     return cached
 
 
-def _draw_static_layer(layout: RaceLayout, locale: str) -> Image.Image:
+def _draw_tag_initials(draw: ImageDraw.ImageDraw, layout: RaceLayout, locale: str) -> None:
+    """Each seat tag's initial in ``locale`` (Ge and Gr in German, P K S Z in Hungarian)."""
+    for seat in layout.seats:
+        label = layout.labels[seat]
+        draw_centered_text(
+            draw,
+            (label[0], label[1] + 1),
+            seat_letter(seat, locale=locale),
+            legible(layout.pawn_radius * 1.3, layout.width),
+            text_colour_on(seat_colour(seat)),
+        )
+
+
+def _draw_static_layer(layout: RaceLayout) -> Image.Image:
     image = Image.new("RGB", (layout.width, layout.width), PAPER)
     draw = ImageDraw.Draw(image)
     cx, cy = layout.centre
@@ -178,13 +191,6 @@ def _draw_static_layer(layout: RaceLayout, locale: str) -> Image.Image:
             fill=colour,
             outline=INK,
             width=2,
-        )
-        draw_centered_text(
-            draw,
-            (label[0], label[1] + 1),
-            seat_letter(seat, locale=locale),
-            legible(layout.pawn_radius * 1.3, layout.width),
-            text_colour_on(colour),
         )
     return image
 
@@ -668,11 +674,12 @@ def draw_race_board(
     legend, paint_legend = _legend(layout, game, locale) if guarded else (0, None)
     height = layout.width + caption + legend + strip.height
     image = Image.new("RGB", (layout.width, height), PAPER)
-    image.paste(_static_layer(layout, locale), (0, 0))
+    image.paste(_static_layer(layout), (0, 0))
     paint_caption(image, layout.width)
     if paint_legend is not None:
         paint_legend(image, layout.width + caption)
     draw = ImageDraw.Draw(image)
+    _draw_tag_initials(draw, layout, locale)
     _draw_marks(draw, layout, view)
     # A turn digest draws every move since the previous post, numbered, the newest strongest.
     moves = recent_moves(view, locale, game, by_seat) or [move]
