@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,6 +13,8 @@ from PIL import Image, ImageDraw
 from i18n import t
 from i18n.events import colour_word
 from i18n.message import list_words
+from renderer.carcassonne import indexed
+from renderer.carcassonne.indexed import EMPTY, GRID, carcassonne_palette, drawer
 from renderer.carcassonne.tiles import (
     CITY,
     FIELD,
@@ -77,32 +80,10 @@ MARGIN_LEFT = 48
 MARGIN_TOP = 34
 ROW_HEIGHT = 60
 HEADER_HEIGHT = 76
+#: Space between the board and the players' rows.
+ROWS_GAP = 8
 #: Largest size of the overview of the whole map, drawn in the header beside a window.
 OVERVIEW = (210, 120)
-EMPTY: RGB = (236, 232, 222)
-GRID: RGB = (222, 217, 205)
-
-
-def carcassonne_palette() -> Image.Image:
-    """The fixed palette of Carcassonne images: tiles, figures, board and scoreboard."""
-    seats = [seat_colour(s) for s in range(6)]
-    base = (
-        PAPER,
-        WHITE,
-        INK,
-        GREY,
-        LIGHT_GREY,
-        HIGHLIGHT,
-        EMPTY,
-        GRID,
-        WINNER_FILL,
-        *TILE_COLOURS,
-        *seats,
-        *(tint(c, 0.8) for c in seats),
-    )
-    pairs = tuple((a, b) for i, a in enumerate(TILE_COLOURS) for b in TILE_COLOURS[i + 1 :])
-    pairs += ((FIELD, EMPTY), (CITY, EMPTY), (WALL, EMPTY), (ROAD, FIELD), (ROAD_EDGE, EMPTY))
-    return fixed_palette(base, pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,17 +266,29 @@ def draw_figure(
         _draw_figure(draw, centre, kind, seat, letter, colour=colour)
         return
     key = (kind, seat, letter, colour)
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        paletted, solid = indexed.sprite(key, lambda: _figure_sprite(key))
+        half = paletted.width // 2
+        image.paste(paletted, (round(centre[0]) - half, round(centre[1]) - half), solid)
+        return
     sprite = _SPRITES.get(key)
     if sprite is None:
-        half = math.ceil(letter * 3)
-        sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
-        _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+        sprite = _figure_sprite(key)
         if len(_SPRITES) > 512:
             _SPRITES.clear()
         _SPRITES[key] = sprite
     half = sprite.width // 2
-    image: Image.Image = draw._image  # type: ignore[attr-defined]
     image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+
+
+def _figure_sprite(key: tuple[str, int, int, RGB | None]) -> Image.Image:
+    """The figure of ``key`` (kind, seat, letter size, colour) on a transparent sprite."""
+    kind, seat, letter, colour = key
+    half = math.ceil(letter * 3)
+    sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+    _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+    return sprite
 
 
 def _draw_figure(
@@ -492,45 +485,21 @@ def draw_board_area(
 
     Text sizes follow the phone rule for the width of ``image``: create it at its final
     width before drawing. ``rulers=False`` leaves the coordinates out (the placement image
-    numbers its cells, and a column "1" would read as cell 1).
+    numbers its cells, and a column "1" would read as cell 1). A palette image (mode "P")
+    gets the same pixels as an RGB one reduced to :func:`carcassonne_palette`, from cached
+    parts (see :mod:`renderer.carcassonne.indexed`).
     """
-    draw = ImageDraw.Draw(image)
-    t = layout.tile
-    x0, y0 = layout.cell_origin((layout.min_x, layout.min_y))
-    draw.rectangle((x0, y0, x0 + layout.columns * t - 1, y0 + layout.rows * t - 1), fill=EMPTY)
-    for col in range(layout.columns + 1):
-        draw.line((x0 + col * t, y0, x0 + col * t, y0 + layout.rows * t), fill=GRID)
-    for row in range(layout.rows + 1):
-        draw.line((x0, y0 + row * t, x0 + layout.columns * t, y0 + row * t), fill=GRID)
-    label_size = legible(min(18, t * 0.3), image.width)
-    # Every coordinate while it fits its cell, else every second one.
-    step = 1 if t >= label_size * 2.1 else 2
-    for col in range(layout.columns if rulers else 0):
-        x = layout.min_x + col
-        if x % step == 0:
-            draw_centered_text(
-                draw,
-                (x0 + col * t + t / 2, layout.top / 2 + 2),
-                str(x),
-                label_size,
-                INK if x else HIGHLIGHT,
-            )
-    for row in range(layout.rows if rulers else 0):
-        y = layout.min_y + row
-        if y % step == 0:
-            draw_centered_text(
-                draw,
-                (layout.left / 2, y0 + row * t + t / 2),
-                str(y),
-                label_size,
-                INK if y else HIGHLIGHT,
-            )
     cells = board_cells(view)
     if override:
         cells.update(override)
-    for cell, (tile_id, rot) in cells.items():
-        if layout.contains(cell):
-            image.paste(tile_image(tile_id, rot, t), layout.cell_origin(cell))
+    shown = {cell: tile for cell, tile in cells.items() if layout.contains(cell)}
+    if image.mode == "P" and keeps_text_stamps():
+        image.paste(_tile_layer(image.size, layout, shown, rulers), (0, 0))
+    else:
+        _draw_ground(image, layout, rulers)
+        _paste_tiles(image, layout, shown)
+    draw = drawer(image)
+    t = layout.tile
     placed = [fig for fig in view.get("figures") or () if (int(fig["x"]), int(fig["y"])) in cells]
     _draw_last_tiles(draw, layout, view, cells, placed, image.width)
     if figures:
@@ -544,6 +513,117 @@ def draw_board_area(
             draw_figure(
                 draw, (ox + sx * t, oy + sy * t), figure_kind(fig), int(fig["player"]), letter
             )
+
+
+def _draw_ground(image: Image.Image, layout: BoardLayout, rulers: bool) -> None:
+    """The empty cells, their grid and (with ``rulers``) the coordinates around them."""
+    draw = drawer(image)
+    t = layout.tile
+    x0, y0 = layout.cell_origin((layout.min_x, layout.min_y))
+    draw.rectangle((x0, y0, x0 + layout.columns * t - 1, y0 + layout.rows * t - 1), fill=EMPTY)
+    for col in range(layout.columns + 1):
+        draw.line((x0 + col * t, y0, x0 + col * t, y0 + layout.rows * t), fill=GRID)
+    for row in range(layout.rows + 1):
+        draw.line((x0, y0 + row * t, x0 + layout.columns * t, y0 + row * t), fill=GRID)
+    label_size = legible(min(18, t * 0.3), image.width)
+    # Every coordinate while it fits its cell, else every second one.
+    step = 1 if t >= label_size * 2.1 else 2
+    for col in range(layout.columns if rulers else 0):
+        x = layout.min_x + col
+        if x % step == 0:
+            _centred(
+                draw,
+                (x0 + col * t + t / 2, layout.top / 2 + 2),
+                str(x),
+                label_size,
+                INK if x else HIGHLIGHT,
+                PAPER,
+            )
+    for row in range(layout.rows if rulers else 0):
+        y = layout.min_y + row
+        if y % step == 0:
+            _centred(
+                draw,
+                (layout.left / 2, y0 + row * t + t / 2),
+                str(y),
+                label_size,
+                INK if y else HIGHLIGHT,
+                PAPER,
+            )
+
+
+def _paste_tiles(image: Image.Image, layout: BoardLayout, cells: Mapping[Cell, tuple[str, int]]) -> None:
+    bitmap = indexed.tile if image.mode == "P" else tile_image
+    for cell, (tile_id, rot) in cells.items():
+        image.paste(bitmap(tile_id, rot, layout.tile), layout.cell_origin(cell))
+
+
+#: The ground and tiles of recent boards by (size, layout, rulers): [(layer, cells drawn)].
+_LAYERS: OrderedDict[tuple[Any, ...], list[tuple[Image.Image, dict[Cell, tuple[str, int]]]]] = (
+    OrderedDict()
+)
+#: Layouts kept (a windowed board's layer is about 0.7 MB), and layers per layout (tables
+#: whose windows happen to lie alike).
+_LAYERS_MAX = 8
+_LAYER_VERSIONS = 2
+
+
+def clear_tile_layers() -> None:
+    """Forget the kept ground-and-tiles layers."""
+    _LAYERS.clear()
+
+
+def _tile_layer(
+    size: tuple[int, int],
+    layout: BoardLayout,
+    cells: Mapping[Cell, tuple[str, int]],
+    rulers: bool,
+) -> Image.Image:
+    """The board's ground with the tiles of ``cells`` on it, on the palette (read only).
+
+    Tiles never move once placed, so the layer of an earlier board of the same layout is
+    reused when each tile it shows is still there: only the tiles placed since are pasted.
+    Tiles do not overlap one another or the coordinates, so the layer has the same pixels
+    as one drawn from scratch.
+    """
+    key = (size, layout, rulers)
+    versions = _LAYERS.get(key)
+    if versions is None:
+        versions = _LAYERS[key] = []
+        if len(_LAYERS) > _LAYERS_MAX:
+            _LAYERS.popitem(last=False)
+    else:
+        _LAYERS.move_to_end(key)
+    for i, (layer, drawn) in enumerate(versions):
+        if len(drawn) <= len(cells) and all(cells.get(c) == tile for c, tile in drawn.items()):
+            missing = {c: tile for c, tile in cells.items() if c not in drawn}
+            if missing:
+                layer = layer.copy()
+                _paste_tiles(layer, layout, missing)
+                versions[i] = (layer, dict(cells))
+            return layer
+    layer = indexed.new_image(size, PAPER)
+    _draw_ground(layer, layout, rulers)
+    _paste_tiles(layer, layout, cells)
+    versions.append((layer, dict(cells)))
+    del versions[:-_LAYER_VERSIONS]
+    return layer
+
+
+def _centred(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    ground: RGB,
+) -> None:
+    """Text centred on ``xy`` whose ground is ``ground``, on an RGB or a palette image."""
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        indexed.draw_text(image, xy, text, size, fill, ground)
+    else:
+        draw_centered_text(draw, xy, text, size, fill)
 
 
 def figure_spot(tile: tuple[str, int], figure: Mapping[str, Any]) -> tuple[float, float]:
@@ -612,7 +692,7 @@ def _draw_last_tiles(
     bx = ox + (half + w if corner[0] == 0 else t - half - w)
     by = oy + (half + w if corner[1] == 0 else t - half - w)
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
-    draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
+    _centred(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour), colour)
 
 
 def recent_tiles(view: Mapping[str, Any]) -> list[tuple[Cell, int]]:
@@ -642,7 +722,7 @@ def _number_badge(
     half = size * 0.62
     bx, by = origin[0] + half + w, origin[1] + half + w
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=WHITE, outline=INK, width=2)
-    draw_centered_text(draw, (bx, by + 1), str(number), size, INK)
+    _centred(draw, (bx, by + 1), str(number), size, INK, WHITE)
 
 
 def draw_overview(
@@ -934,11 +1014,11 @@ def draw_carcassonne_board(
     width = board_width(view, layout)
     header = header_height(view, layout, width, locale)
     rows = rows_height(view, width)
-    image = Image.new("RGB", (width, header + layout.height + 8 + rows), PAPER)
-    draw_header(image, 0, view, layout, locale, names)
-    board = Image.new("RGB", (width, layout.height), PAPER)
+    image = indexed.new_image((width, header + layout.height + 8 + rows), PAPER)
+    image.paste(drawn_header(view, layout, width, header, locale, names), (0, 0))
+    board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view)
-    draw = ImageDraw.Draw(board)
+    draw = drawer(board)
     for cell in highlight:
         if layout.contains(cell):
             ox, oy = layout.cell_origin(cell)
@@ -948,8 +1028,38 @@ def draw_carcassonne_board(
                 width=max(3, layout.tile // 12),
             )
     image.paste(board, (0, header))
-    draw_score_rows(image, header + layout.height + 8, view, names, locale)
+    image.paste(drawn_score_rows(view, width, rows, locale, names), (0, header + layout.height))
     return image
+
+
+def drawn_header(
+    view: Mapping[str, Any],
+    layout: BoardLayout | None,
+    width: int,
+    height: int,
+    locale: str,
+    names: Sequence[str] | None,
+) -> Image.Image:
+    """The header (:func:`draw_header`) alone, ``width`` × ``height``, on the palette: its
+    words change from one image to the next, so it is drawn in RGB and reduced."""
+    part = Image.new("RGB", (width, height), PAPER)
+    draw_header(part, 0, view, layout, locale, names)
+    return indexed.quantize(part)
+
+
+def drawn_score_rows(
+    view: Mapping[str, Any],
+    width: int,
+    height: int,
+    locale: str,
+    names: Sequence[str] | None,
+) -> Image.Image:
+    """The players' rows (:func:`draw_score_rows`) alone, ``height`` px, on the palette,
+    below the 8 px gap that parts them from the board (a big follower of the supply reaches
+    into it)."""
+    part = Image.new("RGB", (width, ROWS_GAP + height), PAPER)
+    draw_score_rows(part, ROWS_GAP, view, names, locale)
+    return indexed.quantize(part)
 
 
 def board_width(view: Mapping[str, Any], layout: BoardLayout) -> int:
