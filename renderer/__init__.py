@@ -73,14 +73,13 @@ from typing import Any
 from i18n import normalise_locale
 from renderer.carcassonne.board import (
     carcassonne_cell_center,
-    carcassonne_palette,
     clear_figure_sprites,
     clear_tile_layers,
     draw_carcassonne_board,
 )
-from renderer.carcassonne.indexed import clear as clear_indexed
-from renderer.carcassonne.indexed import encode_indexed
 from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
+from renderer.carcassonne.indexed import carcassonne_palette, encode_indexed
+from renderer.carcassonne.indexed import clear as clear_indexed
 from renderer.carcassonne.tiledata import all_tile_ids
 from renderer.carcassonne.tiles import segment_spot, tile_image, warm_tiles
 from renderer.cards import card_face, draw_hand, hand_palette

@@ -14,14 +14,8 @@ from i18n import t
 from i18n.events import colour_word
 from i18n.message import list_words
 from renderer.carcassonne import indexed
-from renderer.carcassonne.indexed import EMPTY, GRID, carcassonne_palette, drawer
+from renderer.carcassonne.indexed import EMPTY, GRID, drawer
 from renderer.carcassonne.tiles import (
-    CITY,
-    FIELD,
-    ROAD,
-    ROAD_EDGE,
-    TILE_COLOURS,
-    WALL,
     draw_goods,
     segment_spot,
     symbol_spots,
@@ -35,20 +29,17 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
-    WINNER_FILL,
     draw_centered_text,
     draw_paragraph,
     draw_seat_box,
     draw_seat_chip,
     draw_text,
     fit_text,
-    fixed_palette,
     keeps_text_stamps,
     legible,
     seat_colour_name,
     text_colour_on,
     text_width,
-    tint,
     wrap_text,
 )
 from renderer.style import seat_colour as _seat_colour
@@ -552,7 +543,9 @@ def _draw_ground(image: Image.Image, layout: BoardLayout, rulers: bool) -> None:
             )
 
 
-def _paste_tiles(image: Image.Image, layout: BoardLayout, cells: Mapping[Cell, tuple[str, int]]) -> None:
+def _paste_tiles(
+    image: Image.Image, layout: BoardLayout, cells: Mapping[Cell, tuple[str, int]]
+) -> None:
     bitmap = indexed.tile if image.mode == "P" else tile_image
     for cell, (tile_id, rot) in cells.items():
         image.paste(bitmap(tile_id, rot, layout.tile), layout.cell_origin(cell))
@@ -1029,7 +1022,26 @@ def draw_carcassonne_board(
             )
     image.paste(board, (0, header))
     image.paste(drawn_score_rows(view, width, rows, locale, names), (0, header + layout.height))
+    indexed.set_cuts(
+        image, part_cuts(view, layout, width, header, header + layout.height + ROWS_GAP)
+    )
     return image
+
+
+def part_cuts(
+    view: Mapping[str, Any], layout: BoardLayout, width: int, board_top: int, rows_top: int
+) -> list[int]:
+    """Where the parts of a board image meet: the header, each row of cells of a board
+    starting at ``board_top`` and each player's row from ``rows_top`` (see
+    :func:`renderer.carcassonne.indexed.set_cuts`)."""
+    cells = board_top + layout.top
+    row = _row_height(width)
+    seats = len(list(view.get("seats") or range(len(view.get("scores") or []))))
+    return [
+        board_top,
+        *(cells + k * layout.tile for k in range(layout.rows + 1)),
+        *(rows_top + i * row for i in range(seats + 1)),
+    ]
 
 
 def drawn_header(

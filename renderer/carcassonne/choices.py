@@ -21,6 +21,7 @@ from renderer.carcassonne.board import (
     figure_kind,
     header_height,
     letter_size,
+    part_cuts,
     plan_layout,
     rows_height,
     scoreboard_width,
@@ -125,7 +126,9 @@ def draw_placements(
         # arrow is which turn).
         indexed.draw_text(board, (ox + t / 2, oy + t * 0.37), str(number), size, INK, WHITE)
         marks = turn_marks(placements.get(cell, ()))
-        indexed.draw_stroked_text(board, (ox + t / 2, oy + t * 0.74), marks, marks_size, HIGHLIGHT, 1)
+        indexed.draw_stroked_text(
+            board, (ox + t / 2, oy + t * 0.74), marks, marks_size, HIGHLIGHT, WHITE, 1
+        )
     image.paste(board, (0, header))
     # The strip of turns and the players' rows, drawn together as they always were (a big
     # follower of the supply reaches up into the strip's margin).
@@ -152,6 +155,8 @@ def draw_placements(
             draw_centered_text(draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), caption, label, INK)
     draw_score_rows(bottom, y + STRIP_HEIGHT, view, names, locale)
     image.paste(indexed.quantize(bottom), (0, board_bottom - 8))
+    cuts = part_cuts(view, layout, width, header, board_bottom + STRIP_HEIGHT)
+    indexed.set_cuts(image, [*cuts, board_bottom - 8])
     return image
 
 

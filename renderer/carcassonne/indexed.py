@@ -9,14 +9,16 @@ board is composed from them by copying palette indices. Only the header, the rot
 and the scoreboard, full of changing words, are drawn in RGB and reduced per image.
 
 The PNG is written here too (:func:`encode_indexed`), in horizontal bands each compressed on
-its own: a band whose pixels equal a band of a recent image at the same place (the map grows
-by one tile a move; most of the board, header and rows stay as they were) reuses its
-compressed bytes. A band's compressed bytes depend only on its pixels, so the PNG is the same
-byte for byte whether a band came from the cache or not.
+its own, cut where the image's parts meet (:func:`set_cuts`): a band whose pixels equal a
+band of a recent image (the map grows by one tile a move; most rows of cells and most
+players' rows stay as they were) reuses its compressed bytes. A band's compressed bytes
+depend only on its pixels, so the PNG is the same byte for byte whether a band came from
+the cache or not.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 import zlib
@@ -103,16 +105,6 @@ def index(colour: RGB) -> int:
     return int(quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0)))  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=1)
-def _drawn_palette() -> bytes:
-    """The palette with the entry that white is mapped to turned back to white: the colour
-    the RGB drawing had under a text drawn over a white cell, which the text blends with."""
-    colours = bytearray(_palette_bytes())
-    white = index(WHITE)
-    colours[3 * white : 3 * white + 3] = bytes(WHITE)
-    return bytes(colours)
-
-
 def new_image(size: tuple[int, int], colour: RGB) -> Image.Image:
     """A palette image of ``size`` filled with ``colour``."""
     image = Image.new("P", size, index(colour))
@@ -159,8 +151,12 @@ _TEXTS: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image, int, int
 _TEXTS_MAX = 4096
 
 
+_SOLID = [0] + [255] * 255
+
+
 def _solid(mask: Image.Image) -> Image.Image:
-    return mask.point(lambda v: 255 if v else 0)
+    """255 wherever ``mask`` is not 0."""
+    return mask.point(_SOLID)
 
 
 def _text_stamp(
@@ -194,6 +190,10 @@ def draw_text(
     text = clean_text(text)
     if not text:
         return
+    if not keeps_text_stamps():
+        x, y = math.floor(xy[0] + 0.5), math.floor(xy[1] + 0.5)
+        _in_place(image, (x, y), text, size, fill, anchor=anchor)
+        return
     key = (text, size, anchor, fill, ground)
     cached = _TEXTS.get(key)
     if cached is None:
@@ -207,45 +207,43 @@ def draw_text(
     image.paste(patch, (x, y), solid)
 
 
-#: Outlined texts by (text, size, fill, stroke, sub-pixel position, the ground's indices):
-#: the ground with the text on it.
-_STROKED: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
-
-
 def draw_stroked_text(
     image: Image.Image,
     xy: tuple[float, float],
     text: str,
     size: int,
     fill: RGB,
+    ground: RGB,
     stroke: int,
 ) -> None:
-    """Outlined text centred on ``xy`` (``ImageDraw.text`` with a stroke of ``fill``) on a
-    palette image: the pixels the RGB drawing had, reduced.
+    """Outlined text centred on ``xy`` (``ImageDraw.text`` with a stroke of ``fill``, at the
+    same sub-pixel position) on a palette image, drawn as onto ``ground``.
 
-    Its anti-aliased edges blend with whatever lies under them (a cell's frame, its
-    neighbours), so the text is drawn onto the ground it lands on, at the same sub-pixel
-    position; the result is kept by that ground, which repeats from cell to cell.
+    Where the text reaches beyond that ground (a cell's number marks wider than the cell),
+    its few anti-aliased edge pixels there are blended with ``ground`` instead of what lies
+    under them: a faint difference at most, for a stamp that serves every cell.
     """
     text = clean_text(text)
     if not text:
         return
-    face = font(size)
-    left, top, right, bottom = face.getbbox(text, anchor="mm", stroke_width=stroke)
-    x0 = math.floor(xy[0]) + math.floor(left) - 2
-    y0 = math.floor(xy[1]) + math.floor(top) - 2
-    box = (x0, y0, math.floor(xy[0]) + math.ceil(right) + 2, math.floor(xy[1]) + math.ceil(bottom) + 2)
-    ground = image.crop(box)
-    key = (text, size, fill, stroke, xy[0] - math.floor(xy[0]), xy[1] - math.floor(xy[1]))
-    key += (ground.tobytes(),)
-    drawn = _STROKED.get(key)
-    if drawn is None:
-        before = ground.copy()
-        before.putpalette(_drawn_palette())
-        before = before.convert("RGB")
-        patch = before.copy()
+    if not keeps_text_stamps():
+        _in_place(image, xy, text, size, fill, anchor="mm", stroke=stroke)
+        return
+    # FreeType places glyphs in 64ths of a pixel: the sub-pixel position in those units
+    # (the float fraction of x + 0.5 differs in its last bits from one x to the next).
+    fx = round((xy[0] - math.floor(xy[0])) * 64) / 64
+    fy = round((xy[1] - math.floor(xy[1])) * 64) / 64
+    key = (text, size, "stroke", fill, ground, stroke, fx, fy)
+    cached = _TEXTS.get(key)
+    if cached is None:
+        face = font(size)
+        left, top, right, bottom = face.getbbox(text, anchor="mm", stroke_width=stroke)
+        dx, dy = math.floor(left) - 2, math.floor(top) - 2
+        width, height = math.ceil(right) + 2 - dx, math.ceil(bottom) + 2 - dy
+        plain = Image.new("RGB", (width, height), ground)
+        patch = plain.copy()
         ImageDraw.Draw(patch).text(
-            (xy[0] - x0, xy[1] - y0),
+            (fx - dx, fy - dy),
             text,
             fill=fill,
             font=face,
@@ -253,16 +251,47 @@ def draw_stroked_text(
             stroke_width=stroke,
             stroke_fill=fill,
         )
-        # Only the pixels the text changed take its reduced colours.
-        red, green, blue = ImageChops.difference(patch, before).split()
-        changed = _solid(ImageChops.lighter(ImageChops.lighter(red, green), blue))
-        drawn = ground.copy()
-        drawn.paste(quantize(patch), (0, 0), changed)
+        # The stamp is every pixel the drawing changed.
+        red, green, blue = ImageChops.difference(patch, plain).split()
+        mask = _solid(ImageChops.lighter(ImageChops.lighter(red, green), blue))
+        cached = (quantize(patch), mask, dx, dy)
         if keeps_text_stamps():
-            if len(_STROKED) >= _TEXTS_MAX:
-                _STROKED.popitem(last=False)
-            _STROKED[key] = drawn
-    image.paste(drawn, box[:2])
+            if len(_TEXTS) >= _TEXTS_MAX:
+                _TEXTS.popitem(last=False)
+            _TEXTS[key] = cached
+    patch, solid, dx, dy = cached
+    image.paste(patch, (math.floor(xy[0]) + dx, math.floor(xy[1]) + dy), solid)
+
+
+def _in_place(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    *,
+    anchor: str,
+    stroke: int = 0,
+) -> None:
+    """Text drawn through ``ImageDraw.text`` where it lands on (an RGB copy of) the whole
+    image: slow, for the tests that watch every text drawn (no stamps are kept then)."""
+    before = image.convert("RGB")
+    patch = before.copy()
+    draw = ImageDraw.Draw(patch)
+    draw.fontmode = "1" if size >= MONO_TEXT and not stroke else "L"
+    draw.text(
+        xy,
+        text,
+        fill=fill,
+        font=font(size),
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=fill if stroke else None,
+    )
+    red, green, blue = ImageChops.difference(patch, before).split()
+    image.paste(
+        quantize(patch), (0, 0), _solid(ImageChops.lighter(ImageChops.lighter(red, green), blue))
+    )
 
 
 #: Figures by the key of :func:`renderer.carcassonne.board.draw_figure`: (palette sprite,
@@ -270,7 +299,9 @@ def draw_stroked_text(
 _SPRITES: dict[tuple[object, ...], tuple[Image.Image, Image.Image]] = {}
 
 
-def sprite(key: tuple[object, ...], draw: Callable[[], Image.Image]) -> tuple[Image.Image, Image.Image]:
+def sprite(
+    key: tuple[object, ...], draw: Callable[[], Image.Image]
+) -> tuple[Image.Image, Image.Image]:
     """The figure of ``key`` mapped onto the palette, drawn by ``draw`` (an RGBA sprite whose
     alpha is 0 or 255) the first time."""
     cached = _SPRITES.get(key)
@@ -286,7 +317,6 @@ def sprite(key: tuple[object, ...], draw: Callable[[], Image.Image]) -> tuple[Im
 def clear() -> None:
     """Forget every cached part (texts, figures, tiles, compressed bands)."""
     _TEXTS.clear()
-    _STROKED.clear()
     _SPRITES.clear()
     tile.cache_clear()
     _BANDS.clear()
@@ -295,18 +325,16 @@ def clear() -> None:
 # --- PNG ---------------------------------------------------------------------------------
 
 #: zlib level of the bands: measured on the boards of bench.render_reference, levels 1-3
-#: cost the same time (deflate's floor on these flat images) and 3 gives the smallest PNG.
+#: cost about the same time (deflate's floor on these flat images) and 3 is the smallest.
 LEVEL = 3
-#: Rows per band: small enough that one new tile changes few bands, large enough that the
-#: per-band cost (a compressor, a lookup) stays small against compressing its bytes.
-BAND_ROWS = 24
-#: Recent bands kept per (row width, first row): a table's next board, and the board with
-#: the numbered cells drawn between two of them, find theirs.
-BAND_VERSIONS = 3
-#: (row length, first row) -> recent (raw bytes, compressed bytes, adler32), newest last.
-_BANDS: OrderedDict[tuple[int, int], list[tuple[bytes, bytes, int]]] = OrderedDict()
-#: Most band positions kept (about 8 MB of raw and compressed bytes at 1000 px wide).
-_BANDS_MAX = 120
+#: Longest band (rows) between the cuts an image asks for (see :func:`encode_indexed`).
+BAND_ROWS = 48
+#: Compressed bands by (row length, length, hash, CRC-32 of the rows): (compressed bytes,
+#: adler32). Two independent checksums and the length must all agree for a band to be
+#: reused; the bytes themselves are not kept (a board's are about 1 MB).
+_BANDS: OrderedDict[tuple[int, int, int, int], tuple[bytes, int]] = OrderedDict()
+#: Bands kept: about two boards' worth of each kind for a few tables (some 4 MB).
+_BANDS_MAX = 600
 _ADLER_BASE = 65521
 
 
@@ -322,30 +350,27 @@ def _adler_combine(first: int, second: int, length: int) -> int:
     return sum1 | (sum2 << 16)
 
 
-def _compress_band(raw: bytes) -> tuple[bytes, int]:
-    """Raw deflate blocks of ``raw`` ending byte-aligned (sync flush), and its Adler-32."""
+def _band(row: int, raw: bytes) -> tuple[bytes, int]:
+    """Raw deflate blocks of ``raw`` ending byte-aligned (a sync flush), and its Adler-32."""
+    key = (row, len(raw), hash(raw), zlib.crc32(raw))
+    cached = _BANDS.get(key)
+    if cached is not None:
+        _BANDS.move_to_end(key)
+        return cached
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8)
-    return compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(raw)
-
-
-def _band(key: tuple[int, int], raw: bytes) -> tuple[bytes, int]:
-    versions = _BANDS.get(key)
-    if versions is not None:
-        for stored, compressed, adler in versions:
-            if stored == raw:
-                return compressed, adler
-    compressed, adler = _compress_band(raw)
-    if not keeps_text_stamps():
-        return compressed, adler
-    if versions is None:
-        versions = _BANDS[key] = []
+    cached = (compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(raw))
+    if keeps_text_stamps():
+        _BANDS[key] = cached
         if len(_BANDS) > _BANDS_MAX:
             _BANDS.popitem(last=False)
-    else:
-        _BANDS.move_to_end(key)
-    versions.append((raw, compressed, adler))
-    del versions[:-BAND_VERSIONS]
-    return compressed, adler
+    return cached
+
+
+def set_cuts(image: Image.Image, cuts: list[int]) -> None:
+    """Rows of ``image`` where its parts meet (header, each row of cells, strip, each
+    player's row): :func:`encode_indexed` starts a band there, so that a part drawn alike
+    in a later image, wherever it lands, reuses its compressed bytes."""
+    image.info["cuts"] = sorted(set(cuts))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -360,14 +385,16 @@ def encode_indexed(image: Image.Image) -> bytes:
     # makes tobytes() give the rows with their filter bytes in one copy.
     framed = Image.new("P", (width + 1, height), 0)
     framed.paste(image, (1, 0))
-    raw = framed.tobytes()
-    row = width + 1
-    step = row * BAND_ROWS
     parts = [b"\x78\x01"]
     adler = 1
-    for start in range(0, len(raw), step):
-        piece = raw[start : start + step]
-        compressed, piece_adler = _band((row, start), piece)
+    edges = [0, *(c for c in image.info.get("cuts", ()) if 0 < c < height), height]
+    tops: list[int] = []
+    for start, end in itertools.pairwise(edges):
+        tops += range(start, end, BAND_ROWS)
+    # Band by band: one tobytes() of the whole image would copy it twice more.
+    for top, bottom in itertools.pairwise([*tops, height]):
+        piece = framed.crop((0, top, width + 1, bottom)).tobytes()
+        compressed, piece_adler = _band(width + 1, piece)
         parts.append(compressed)
         adler = _adler_combine(adler, piece_adler, len(piece))
     parts.append(b"\x03\x00")  # the final block: empty
