@@ -1022,26 +1022,7 @@ def draw_carcassonne_board(
             )
     image.paste(board, (0, header))
     image.paste(drawn_score_rows(view, width, rows, locale, names), (0, header + layout.height))
-    indexed.set_cuts(
-        image, part_cuts(view, layout, width, header, header + layout.height + ROWS_GAP)
-    )
     return image
-
-
-def part_cuts(
-    view: Mapping[str, Any], layout: BoardLayout, width: int, board_top: int, rows_top: int
-) -> list[int]:
-    """Where the parts of a board image meet: the header, each row of cells of a board
-    starting at ``board_top`` and each player's row from ``rows_top`` (see
-    :func:`renderer.carcassonne.indexed.set_cuts`)."""
-    cells = board_top + layout.top
-    row = _row_height(width)
-    seats = len(list(view.get("seats") or range(len(view.get("scores") or []))))
-    return [
-        board_top,
-        *(cells + k * layout.tile for k in range(layout.rows + 1)),
-        *(rows_top + i * row for i in range(seats + 1)),
-    ]
 
 
 def drawn_header(

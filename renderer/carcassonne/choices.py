@@ -21,7 +21,6 @@ from renderer.carcassonne.board import (
     figure_kind,
     header_height,
     letter_size,
-    part_cuts,
     plan_layout,
     rows_height,
     scoreboard_width,
@@ -155,8 +154,6 @@ def draw_placements(
             draw_centered_text(draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), caption, label, INK)
     draw_score_rows(bottom, y + STRIP_HEIGHT, view, names, locale)
     image.paste(indexed.quantize(bottom), (0, board_bottom - 8))
-    cuts = part_cuts(view, layout, width, header, board_bottom + STRIP_HEIGHT)
-    indexed.set_cuts(image, [*cuts, board_bottom - 8])
     return image
 
 

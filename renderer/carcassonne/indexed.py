@@ -8,17 +8,13 @@ its nearest palette colour, exactly as the reduction of a whole image would map 
 board is composed from them by copying palette indices. Only the header, the rotation strip
 and the scoreboard, full of changing words, are drawn in RGB and reduced per image.
 
-The PNG is written here too (:func:`encode_indexed`), in horizontal bands each compressed on
-its own, cut where the image's parts meet (:func:`set_cuts`): a band whose pixels equal a
-band of a recent image (the map grows by one tile a move; most rows of cells and most
-players' rows stay as they were) reuses its compressed bytes. A band's compressed bytes
-depend only on its pixels, so the PNG is the same byte for byte whether a band came from
-the cache or not.
+The PNG is written here too (:func:`encode_indexed`): the palette image's rows as they are,
+deflated by ISA-L, which on these flat images is as small as zlib's level 3 at a third of
+its time (deflating was half of a board's cost).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import struct
 import zlib
@@ -26,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 
+from isal import isal_zlib
 from PIL import Image, ImageChops, ImageDraw
 
 from renderer.carcassonne.tiles import (
@@ -315,62 +312,18 @@ def sprite(
 
 
 def clear() -> None:
-    """Forget every cached part (texts, figures, tiles, compressed bands)."""
+    """Forget every cached part (texts, figures, tiles)."""
     _TEXTS.clear()
     _SPRITES.clear()
     tile.cache_clear()
-    _BANDS.clear()
 
 
 # --- PNG ---------------------------------------------------------------------------------
 
-#: zlib level of the bands: measured on the boards of bench.render_reference, levels 1-3
-#: cost about the same time (deflate's floor on these flat images) and 3 is the smallest.
-LEVEL = 3
-#: Longest band (rows) between the cuts an image asks for (see :func:`encode_indexed`).
-BAND_ROWS = 48
-#: Compressed bands by (row length, length, hash, CRC-32 of the rows): (compressed bytes,
-#: adler32). Two independent checksums and the length must all agree for a band to be
-#: reused; the bytes themselves are not kept (a board's are about 1 MB).
-_BANDS: OrderedDict[tuple[int, int, int, int], tuple[bytes, int]] = OrderedDict()
-#: Bands kept: about two boards' worth of each kind for a few tables (some 4 MB).
-_BANDS_MAX = 600
-_ADLER_BASE = 65521
-
-
-def _adler_combine(first: int, second: int, length: int) -> int:
-    """The Adler-32 of two byte strings joined, from theirs (zlib's adler32_combine)."""
-    rem = length % _ADLER_BASE
-    sum1 = first & 0xFFFF
-    sum2 = (rem * sum1) % _ADLER_BASE
-    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
-    sum2 += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
-    sum1 %= _ADLER_BASE
-    sum2 %= _ADLER_BASE
-    return sum1 | (sum2 << 16)
-
-
-def _band(row: int, raw: bytes) -> tuple[bytes, int]:
-    """Raw deflate blocks of ``raw`` ending byte-aligned (a sync flush), and its Adler-32."""
-    key = (row, len(raw), hash(raw), zlib.crc32(raw))
-    cached = _BANDS.get(key)
-    if cached is not None:
-        _BANDS.move_to_end(key)
-        return cached
-    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8)
-    cached = (compressor.compress(raw) + compressor.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(raw))
-    if keeps_text_stamps():
-        _BANDS[key] = cached
-        if len(_BANDS) > _BANDS_MAX:
-            _BANDS.popitem(last=False)
-    return cached
-
-
-def set_cuts(image: Image.Image, cuts: list[int]) -> None:
-    """Rows of ``image`` where its parts meet (header, each row of cells, strip, each
-    player's row): :func:`encode_indexed` starts a band there, so that a part drawn alike
-    in a later image, wherever it lands, reuses its compressed bytes."""
-    image.info["cuts"] = sorted(set(cuts))
+#: ISA-L's deflate level (0-3): measured on the boards of bench.render_reference, level 1
+#: makes PNGs as small as zlib's level 3 at a third of its time (ISA-L's level 3 is both
+#: slower and larger on these flat images; level 0 a third larger).
+LEVEL = 1
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -378,34 +331,21 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 
 def encode_indexed(image: Image.Image) -> bytes:
-    """PNG bytes of a palette image with the Carcassonne palette (8 bits, no filtering, as
-    Pillow writes palette images), compressed band by band (see the module's docstring)."""
+    """PNG bytes of a palette image with the Carcassonne palette: 8 bits a pixel, no row
+    filters (as Pillow writes palette images), deflated by ISA-L (see :data:`LEVEL`)."""
     width, height = image.size
     # Each PNG row starts with its filter byte (0, none): a column of index 0 on the left
     # makes tobytes() give the rows with their filter bytes in one copy.
     framed = Image.new("P", (width + 1, height), 0)
     framed.paste(image, (1, 0))
-    parts = [b"\x78\x01"]
-    adler = 1
-    edges = [0, *(c for c in image.info.get("cuts", ()) if 0 < c < height), height]
-    tops: list[int] = []
-    for start, end in itertools.pairwise(edges):
-        tops += range(start, end, BAND_ROWS)
-    # Band by band: one tobytes() of the whole image would copy it twice more.
-    for top, bottom in itertools.pairwise([*tops, height]):
-        piece = framed.crop((0, top, width + 1, bottom)).tobytes()
-        compressed, piece_adler = _band(width + 1, piece)
-        parts.append(compressed)
-        adler = _adler_combine(adler, piece_adler, len(piece))
-    parts.append(b"\x03\x00")  # the final block: empty
-    parts.append(struct.pack(">I", adler))
+    data = isal_zlib.compress(framed.tobytes(), LEVEL)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", _palette_bytes()),
-            _chunk(b"IDAT", b"".join(parts)),
+            _chunk(b"IDAT", data),
             _chunk(b"IEND", b""),
         )
     )
