@@ -29,10 +29,9 @@ from renderer.style import (
     PAPER,
     RGB,
     WHITE,
+    WINNER_FILL,
     draw_centered_text,
-    draw_paragraph,
     draw_seat_box,
-    draw_seat_chip,
     draw_text,
     fit_text,
     keeps_text_stamps,
@@ -40,6 +39,7 @@ from renderer.style import (
     seat_colour_name,
     text_colour_on,
     text_width,
+    tint,
     wrap_text,
 )
 from renderer.style import seat_colour as _seat_colour
@@ -603,6 +603,39 @@ def _tile_layer(
     return layer
 
 
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    ground: RGB,
+    *,
+    anchor: str = "la",
+) -> None:
+    """Text at ``xy`` whose ground is ``ground``, on an RGB or a palette image."""
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        indexed.draw_text(image, xy, text, size, fill, ground, anchor=anchor)
+    else:
+        draw_text(draw, xy, text, size, fill, anchor=anchor)
+
+
+def _seat_box_fill(colour: RGB, *, acting: bool, won: bool) -> RGB:
+    """The fill of :func:`renderer.style.draw_seat_box`: the ground of a row's words."""
+    return WINNER_FILL if won else tint(colour, 0.82) if acting else WHITE
+
+
+def _seat_chip(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int, size: int
+) -> None:
+    """A seat's colour disc with its letter, as :func:`renderer.style.draw_seat_chip`."""
+    x, y = centre
+    colour = seat_colour(seat)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
+    _centred(draw, (x, y + 1), seat_letter(seat), size, text_colour_on(colour), colour)
+
+
 def _centred(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -727,14 +760,13 @@ def draw_overview(
     cell = max(2, min((box[2] - box[0]) // columns, (box[3] - box[1]) // rows, 12))
     left = box[2] - cell * columns
     top = box[1]
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
+    bitmap = indexed.tile if image.mode == "P" else tile_image
     draw.rectangle(
         (left - 2, top - 2, left + cell * columns + 1, top + cell * rows + 1), fill=EMPTY
     )
     for (x, y), (tile_id, rot) in board_cells(view).items():
-        image.paste(
-            tile_image(tile_id, rot, cell), (left + (x - lo_x) * cell, top + (y - lo_y) * cell)
-        )
+        image.paste(bitmap(tile_id, rot, cell), (left + (x - lo_x) * cell, top + (y - lo_y) * cell))
     wx = left + (layout.min_x - lo_x) * cell
     wy = top + (layout.min_y - lo_y) * cell
     draw.rectangle(
@@ -782,17 +814,17 @@ def _supply_icons(
     supply: Mapping[str, int],
     options: Mapping[str, Any],
     size: int,
+    ground: RGB = WHITE,
 ) -> float:
     """Every figure kind in the supply with how many are left ("×0" greyed when all are on
-    the board); returns the x after them."""
+    the board) on a row of colour ``ground``; returns the x after them."""
     for kind in _supply_kinds(supply, options):
         count = int(supply.get(kind, 0))
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
         draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
-        draw_text(
-            draw, (x + 2 * half + 3, y), f"×{count}", size, INK if count else GREY, anchor="lm"
-        )
+        ink = INK if count else GREY
+        _text(draw, (x + 2 * half + 3, y), f"×{count}", size, ink, ground, anchor="lm")
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
 
@@ -807,7 +839,7 @@ def draw_header(
 ) -> None:
     """The tile to place, tiles left and discards (at the end: the winners); beside a
     windowed board, the overview."""
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
     width = image.width
     current = view.get("current_tile")
     overview = overview_size(layout) if layout is not None else (0, 0)
@@ -821,19 +853,21 @@ def draw_header(
         )
     x, paragraphs = _header_paragraphs(view, layout, width, locale)
     if current:
-        preview = tile_image(str(current), 0, 56)
+        preview = (indexed.tile if image.mode == "P" else tile_image)(str(current), 0, 56)
         image.paste(preview, (12, top + 9))
         draw.rectangle((11, top + 8, 68, top + 65), outline=INK, width=2)
     y: float = top + 8
     for text, size, colour in paragraphs:
-        y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
+        for line in wrap_text(text, size, text_right - x):
+            _text(draw, (x, y), line, size, colour, PAPER)
+            y += size * 1.25  # as renderer.style.draw_paragraph spaces lines
     winners = _winners(view)
     if winners:
         who = list_words([player_name(view, seat, names, locale) for seat in winners], locale)
         big = _text_sizes(width)[0]
         winner = t("img.winner", locale, names=who, count=len(winners))
         line = fit_text(winner, big, text_right - x)
-        draw_text(draw, (x, y), line, big, INK)
+        _text(draw, (x, y), line, big, INK, PAPER)
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -883,7 +917,7 @@ def draw_score_rows(
     locale: str = "en",
 ) -> None:
     """One row per player: letter, name (winner / to-play tag), score, supply, goods."""
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
     width = image.width
     big, small = _text_sizes(width)
     seats = [int(s) for s in view.get("seats") or range(len(view.get("scores") or []))]
@@ -903,16 +937,10 @@ def draw_score_rows(
         won = finished and seat in winners
         box = (6, y + 3, width - 6, y + row - 3)
         draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
+        ground = _seat_box_fill(seat_colour(seat), acting=acting, won=won)
         cy = (box[1] + box[3]) / 2
         chip = row * 0.36
-        draw_seat_chip(
-            draw,
-            (box[0] + 8 + chip, cy),
-            chip,
-            seat_colour(seat),
-            seat_letter(seat),
-            legible(24, width),
-        )
+        _seat_chip(draw, (box[0] + 8 + chip, cy), chip, seat, legible(24, width))
         name_x = box[0] + 16 + 2 * chip
         score_x = box[0] + 360
         tag = "img.c.winner" if won else "img.c.to_play" if acting else None
@@ -921,7 +949,7 @@ def draw_score_rows(
         name = fit_text(
             player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        draw_text(draw, (name_x, cy), name, big, INK, anchor="lm")
+        _text(draw, (name_x, cy), name, big, INK, ground, anchor="lm")
         if tag:
             tx = name_x + text_width(name, big) + 8
             draw.rounded_rectangle(
@@ -929,18 +957,17 @@ def draw_score_rows(
                 radius=small * 0.6,
                 fill=INK,
             )
-            draw_centered_text(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE)
+            _centred(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE, INK)
         score = scores[seat] if seat < len(scores) else 0
-        draw_centered_text(draw, (score_x, cy + 1), str(score), legible(30, width), INK)
+        _centred(draw, (score_x, cy + 1), str(score), legible(30, width), INK, ground)
         x: float = score_x + 40
         if seat < len(supplies):
-            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small)
+            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small, ground)
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
-                draw_text(
-                    draw, (x + 24, cy), str(int(goods[seat].get(kind, 0))), small, INK, anchor="lm"
-                )
+                count = str(int(goods[seat].get(kind, 0)))
+                _text(draw, (x + 24, cy), count, small, INK, ground, anchor="lm")
                 x += 30 + text_width("00", small)
 
 
@@ -1008,7 +1035,7 @@ def draw_carcassonne_board(
     header = header_height(view, layout, width, locale)
     rows = rows_height(view, width)
     image = indexed.new_image((width, header + layout.height + 8 + rows), PAPER)
-    image.paste(drawn_header(view, layout, width, header, locale, names), (0, 0))
+    draw_header(image, 0, view, layout, locale, names)
     board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view)
     draw = drawer(board)
@@ -1021,38 +1048,8 @@ def draw_carcassonne_board(
                 width=max(3, layout.tile // 12),
             )
     image.paste(board, (0, header))
-    image.paste(drawn_score_rows(view, width, rows, locale, names), (0, header + layout.height))
+    draw_score_rows(image, header + layout.height + ROWS_GAP, view, names, locale)
     return image
-
-
-def drawn_header(
-    view: Mapping[str, Any],
-    layout: BoardLayout | None,
-    width: int,
-    height: int,
-    locale: str,
-    names: Sequence[str] | None,
-) -> Image.Image:
-    """The header (:func:`draw_header`) alone, ``width`` × ``height``, on the palette: its
-    words change from one image to the next, so it is drawn in RGB and reduced."""
-    part = Image.new("RGB", (width, height), PAPER)
-    draw_header(part, 0, view, layout, locale, names)
-    return indexed.quantize(part)
-
-
-def drawn_score_rows(
-    view: Mapping[str, Any],
-    width: int,
-    height: int,
-    locale: str,
-    names: Sequence[str] | None,
-) -> Image.Image:
-    """The players' rows (:func:`draw_score_rows`) alone, ``height`` px, on the palette,
-    below the 8 px gap that parts them from the board (a big follower of the supply reaches
-    into it)."""
-    part = Image.new("RGB", (width, ROWS_GAP + height), PAPER)
-    draw_score_rows(part, ROWS_GAP, view, names, locale)
-    return indexed.quantize(part)
 
 
 def board_width(view: Mapping[str, Any], layout: BoardLayout) -> int:

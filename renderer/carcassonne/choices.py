@@ -16,8 +16,8 @@ from renderer.carcassonne.board import (
     board_cells,
     draw_board_area,
     draw_figure,
+    draw_header,
     draw_score_rows,
-    drawn_header,
     figure_kind,
     header_height,
     letter_size,
@@ -100,10 +100,10 @@ def draw_placements(
     header = header_height(view, layout, width, locale)
     board_bottom = header + layout.height + 8
     height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
-    # Composed on the palette (see renderer.carcassonne.indexed): the board from cached
-    # tiles and texts, the header and the strip with the rows drawn in RGB and reduced.
+    # Composed on the palette from cached tiles, figures and texts (see
+    # renderer.carcassonne.indexed).
     image = indexed.new_image((width, height), PAPER)
-    image.paste(drawn_header(view, layout, width, header, locale, names), (0, 0))
+    draw_header(image, 0, view, layout, locale, names)
     board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view, rulers=False)
     draw = drawer(board)
@@ -129,31 +129,23 @@ def draw_placements(
             board, (ox + t / 2, oy + t * 0.74), marks, marks_size, HIGHLIGHT, WHITE, 1
         )
     image.paste(board, (0, header))
-    # The strip of turns and the players' rows, drawn together as they always were (a big
-    # follower of the supply reaches up into the strip's margin).
-    bottom = Image.new("RGB", (width, height - board_bottom + 8), PAPER)
-    draw = ImageDraw.Draw(bottom)
+    draw = drawer(image)
     tile_id = view.get("current_tile")
-    y = 8
+    y = board_bottom
     label = legible(20, width)
     if tile_id:
-        draw_text(
-            draw,
-            (12, y + 4),
-            fit_text(translate("img.rotations", locale), label, width - 24),
-            label,
-            INK,
-        )
+        title = fit_text(translate("img.rotations", locale), label, width - 24)
+        indexed.draw_text(image, (12, y + 4), title, label, INK, PAPER, anchor="la")
         for i, rot in enumerate(rotations):
             x = 12 + i * slot + (slot - STRIP_TILE - 24) // 2
-            bottom.paste(tile_image(str(tile_id), rot, STRIP_TILE), (x, y + 32))
+            image.paste(indexed.tile(str(tile_id), rot, STRIP_TILE), (x, y + 32))
             draw.rectangle(
                 (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
             )
             caption = fit_text(captions[i], label, slot - 8)
-            draw_centered_text(draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), caption, label, INK)
-    draw_score_rows(bottom, y + STRIP_HEIGHT, view, names, locale)
-    image.paste(indexed.quantize(bottom), (0, board_bottom - 8))
+            xy = (x + STRIP_TILE / 2, y + 46 + STRIP_TILE)
+            indexed.draw_text(image, xy, caption, label, INK, PAPER)
+    draw_score_rows(image, board_bottom + STRIP_HEIGHT, view, names, locale)
     return image
 
 
