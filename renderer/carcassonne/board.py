@@ -557,8 +557,8 @@ _LAYERS: OrderedDict[tuple[Any, ...], list[tuple[Image.Image, dict[Cell, tuple[s
 )
 #: Layouts kept (a windowed board's layer is about 0.7 MB), and layers per layout (tables
 #: whose windows happen to lie alike).
-_LAYERS_MAX = 8
-_LAYER_VERSIONS = 2
+_LAYERS_MAX = 4
+_LAYER_VERSIONS = 1
 
 
 def clear_tile_layers() -> None:
