@@ -555,8 +555,8 @@ def _paste_tiles(
 _LAYERS: OrderedDict[tuple[Any, ...], list[tuple[Image.Image, dict[Cell, tuple[str, int]]]]] = (
     OrderedDict()
 )
-#: Layouts kept (a windowed board's layer is about 0.7 MB), and layers per layout (tables
-#: whose windows happen to lie alike).
+#: Layouts kept (a windowed board's layer is about 0.7 MB: a worker keeps at most 4), and
+#: layers per layout (the latest: a table's next board finds its own).
 _LAYERS_MAX = 4
 _LAYER_VERSIONS = 1
 

@@ -146,7 +146,9 @@ def tile(tile_id: str, rot: int, size: int) -> Image.Image:
     return quantize(tile_image(tile_id, rot, size))
 
 
-#: (text, size, anchor, fill, ground, stroke, fraction) -> (palette stamp, solid mask, dx, dy).
+#: Texts by (text, size, anchor, fill, ground[, stroke, sub-pixel position]): (the text on
+#: its ground mapped onto the palette, a mask of the pixels it covers, offset from the
+#: anchor point). Kept while the tests that watch every text drawn do not say otherwise.
 _TEXTS: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image, int, int]] = OrderedDict()
 _TEXTS_MAX = 4096
 
@@ -197,11 +199,9 @@ def draw_text(
     key = (text, size, anchor, fill, ground)
     cached = _TEXTS.get(key)
     if cached is None:
-        cached = _text_stamp(text, size, anchor, fill, ground)
-        if keeps_text_stamps():
-            if len(_TEXTS) >= _TEXTS_MAX:
-                _TEXTS.popitem(last=False)
-            _TEXTS[key] = cached
+        cached = _TEXTS[key] = _text_stamp(text, size, anchor, fill, ground)
+        if len(_TEXTS) > _TEXTS_MAX:
+            _TEXTS.popitem(last=False)
     patch, solid, left, top = cached
     x, y = math.floor(xy[0] + 0.5) + left, math.floor(xy[1] + 0.5) + top
     image.paste(patch, (x, y), solid)
@@ -254,11 +254,9 @@ def draw_stroked_text(
         # The stamp is every pixel the drawing changed.
         red, green, blue = ImageChops.difference(patch, plain).split()
         mask = _solid(ImageChops.lighter(ImageChops.lighter(red, green), blue))
-        cached = (quantize(patch), mask, dx, dy)
-        if keeps_text_stamps():
-            if len(_TEXTS) >= _TEXTS_MAX:
-                _TEXTS.popitem(last=False)
-            _TEXTS[key] = cached
+        cached = _TEXTS[key] = (quantize(patch), mask, dx, dy)
+        if len(_TEXTS) > _TEXTS_MAX:
+            _TEXTS.popitem(last=False)
     patch, solid, dx, dy = cached
     image.paste(patch, (math.floor(xy[0]) + dx, math.floor(xy[1]) + dy), solid)
 
@@ -324,8 +322,8 @@ def clear() -> None:
 # --- PNG ---------------------------------------------------------------------------------
 
 #: ISA-L's deflate level (0-3): measured on the boards of bench.render_reference, level 1
-#: makes PNGs as small as zlib's level 3 at a third of its time (ISA-L's level 3 is both
-#: slower and larger on these flat images; level 0 a third larger).
+#: makes PNGs as small as zlib's level 3 in a third to a tenth of its time (ISA-L's level 2
+#: is the same, level 3 both slower and larger on these flat images, level 0 a third larger).
 LEVEL = 1
 #: Pixel data deflated larger than this by ISA-L (a large map full of expansion tiles, its
 #: numbered cells at small tiles) is deflated again by libdeflate at :data:`DENSE_LEVEL`,
