@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import engine.carcassonne as carcassonne
-from renderer import render_board, render_placements, warm_up
+from renderer import clear_caches, render_board, render_placements, warm_up
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path("shared") / "reference" / "carcassonne-render"
@@ -97,7 +97,9 @@ def _run(
     cpu: dict[str, list[float]] = {k: [] for k in ("ref plain", "ref placements", "plain", "pl")}
     sizes: dict[str, list[int]] = {k: [] for k in cpu}
     last = None
-    # Warm both (fonts, Pöppel's tile drawings), as the render pool's workers do.
+    # Warm both (fonts, Pöppel's tile drawings), as the render pool's workers do; each run
+    # starts from there, not from the caches the previous run filled (the same game again).
+    clear_caches()
     warm_up()
     render_board(carcassonne.view(state, 0))
     _reference_png(proto_render, game, args.tile, None, None)

@@ -33,9 +33,11 @@ from renderer.carcassonne.tiles import (
     FIELD,
     ROAD,
     ROAD_EDGE,
+    ROTATIONS,
     TILE_COLOURS,
     WALL,
-    tile_image,
+    master_size,
+    tile_master,
 )
 from renderer.style import (
     GREY,
@@ -112,6 +114,25 @@ def new_image(size: tuple[int, int], colour: RGB) -> Image.Image:
     return image
 
 
+#: Scratch images by size, newest last (see :func:`scratch`).
+_SCRATCH: OrderedDict[tuple[int, int], Image.Image] = OrderedDict()
+
+
+def scratch(size: tuple[int, int], colour: RGB) -> Image.Image:
+    """A palette image of ``size`` filled with ``colour`` for a part drawn apart and pasted
+    into its image at once: the same one each time for a size (the caller keeps it no
+    longer), since a fresh image as large as a board is mapped and faulted in anew."""
+    image = _SCRATCH.pop(size, None)
+    if image is None:
+        image = new_image(size, colour)
+    else:
+        image.paste(index(colour), (0, 0, *size))
+    _SCRATCH[size] = image
+    if len(_SCRATCH) > 2:
+        _SCRATCH.popitem(last=False)
+    return image
+
+
 class _Nearest:
     """Stands in for an image's palette in :class:`IndexedDraw`: RGB inks to indices."""
 
@@ -142,8 +163,20 @@ def drawer(image: Image.Image) -> ImageDraw.ImageDraw:
 
 @lru_cache(maxsize=2048)
 def tile(tile_id: str, rot: int, size: int) -> Image.Image:
-    """:func:`renderer.carcassonne.tiles.tile_image` mapped onto the palette."""
-    return quantize(tile_image(tile_id, rot, size))
+    """:func:`renderer.carcassonne.tiles.tile_image` mapped onto the palette.
+
+    Scaled and turned from the tile's master mapped onto the palette once: mapping is done
+    pixel by pixel, and the nearest-pixel scaling and the quarter turns only pick pixels, so
+    the order makes no difference to the result, only to the time a new size takes.
+    """
+    scaled = _master(tile_id, master_size(size)).resize((size, size), Image.Resampling.NEAREST)
+    turn = ROTATIONS[rot % 360]
+    return scaled.transpose(turn) if turn is not None else scaled
+
+
+@lru_cache(maxsize=256)
+def _master(tile_id: str, size: int) -> Image.Image:
+    return quantize(tile_master(tile_id, size))
 
 
 #: Texts by (text, size, anchor, fill, ground[, stroke, sub-pixel position]): (the text on
@@ -316,7 +349,9 @@ def clear() -> None:
     """Forget every cached part (texts, figures, tiles)."""
     _TEXTS.clear()
     _SPRITES.clear()
+    _SCRATCH.clear()
     tile.cache_clear()
+    _master.cache_clear()
 
 
 # --- PNG ---------------------------------------------------------------------------------
@@ -337,19 +372,39 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
+#: Bytes of pixel data in a band of :func:`encode_indexed` (small enough for the heap).
+BAND_BYTES = 64 * 1024
+
+
+@lru_cache(maxsize=4)
+def _band_buffer(width: int) -> Image.Image:
+    """The band :func:`encode_indexed` pastes rows of an image ``width`` - 1 px wide into."""
+    return Image.new("P", (width, max(1, BAND_BYTES // width)), 0)
+
+
 def encode_indexed(image: Image.Image) -> bytes:
     """PNG bytes of a palette image with the Carcassonne palette: 8 bits a pixel, no row
     filters (as Pillow writes palette images), deflated by ISA-L (see :data:`LEVEL`), or by
     libdeflate when that is too large (see :data:`DENSE`)."""
     width, height = image.size
-    # Each PNG row starts with its filter byte (0, none): a column of index 0 on the left
-    # makes tobytes() give the rows with their filter bytes in one copy.
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(image, (1, 0))
-    raw = framed.tobytes()
-    data = isal_zlib.compress(raw, LEVEL)
+    # Each PNG row starts with its filter byte (0, none): rows pasted into a band one pixel
+    # wider, whose first column stays index 0, come out of tobytes() with their filter
+    # bytes. Band by band, so that no buffer is as large as the image: large ones are
+    # mapped afresh and faulted in page by page each time, which cost more than deflating.
+    band = _band_buffer(width + 1)
+    compressor = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, 15, 9)
+    pieces = []
+    for top in range(0, height, band.height):
+        band.paste(image, (1, -top))
+        rows = min(band.height, height - top)
+        piece = (
+            band.tobytes() if rows == band.height else band.crop((0, 0, width + 1, rows)).tobytes()
+        )
+        pieces.append(piece)
+        compressor.compress(piece)
+    data = compressor.flush()
     if len(data) > DENSE:
-        data = deflate.zlib_compress(raw, DENSE_LEVEL)
+        data = deflate.zlib_compress(b"".join(pieces), DENSE_LEVEL)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
         (
