@@ -1036,7 +1036,7 @@ def draw_carcassonne_board(
     rows = rows_height(view, width)
     image = indexed.new_image((width, header + layout.height + 8 + rows), PAPER)
     draw_header(image, 0, view, layout, locale, names)
-    board = indexed.scratch((width, layout.height), PAPER)
+    board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view)
     draw = drawer(board)
     for cell in highlight:

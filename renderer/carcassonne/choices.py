@@ -104,7 +104,7 @@ def draw_placements(
     # renderer.carcassonne.indexed).
     image = indexed.new_image((width, height), PAPER)
     draw_header(image, 0, view, layout, locale, names)
-    board = indexed.scratch((width, layout.height), PAPER)
+    board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view, rulers=False)
     draw = drawer(board)
     t = layout.tile

@@ -54,6 +54,7 @@ from renderer.style import (
     font,
     keeps_text_stamps,
     seat_colour,
+    text_width,
     tint,
 )
 
@@ -114,25 +115,6 @@ def new_image(size: tuple[int, int], colour: RGB) -> Image.Image:
     return image
 
 
-#: Scratch images by size, newest last (see :func:`scratch`).
-_SCRATCH: OrderedDict[tuple[int, int], Image.Image] = OrderedDict()
-
-
-def scratch(size: tuple[int, int], colour: RGB) -> Image.Image:
-    """A palette image of ``size`` filled with ``colour`` for a part drawn apart and pasted
-    into its image at once: the same one each time for a size (the caller keeps it no
-    longer), since a fresh image as large as a board is mapped and faulted in anew."""
-    image = _SCRATCH.pop(size, None)
-    if image is None:
-        image = new_image(size, colour)
-    else:
-        image.paste(index(colour), (0, 0, *size))
-    _SCRATCH[size] = image
-    if len(_SCRATCH) > 2:
-        _SCRATCH.popitem(last=False)
-    return image
-
-
 class _Nearest:
     """Stands in for an image's palette in :class:`IndexedDraw`: RGB inks to indices."""
 
@@ -182,7 +164,9 @@ def _master(tile_id: str, size: int) -> Image.Image:
 #: Texts by (text, size, anchor, fill, ground[, stroke, sub-pixel position]): (the text on
 #: its ground mapped onto the palette, a mask of the pixels it covers, offset from the
 #: anchor point). Kept while the tests that watch every text drawn do not say otherwise.
-_TEXTS: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image, int, int]] = OrderedDict()
+_TEXTS: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image, int, int] | None] = (
+    OrderedDict()
+)
 _TEXTS_MAX = 4096
 
 
@@ -194,17 +178,54 @@ def _solid(mask: Image.Image) -> Image.Image:
     return mask.point(_SOLID)
 
 
-def _text_stamp(
-    text: str, size: int, anchor: str, fill: RGB, ground: RGB
-) -> tuple[Image.Image, Image.Image, int, int]:
-    """The text as :func:`renderer.style.draw_text` draws it onto ``ground``, mapped."""
+def _coverage(
+    text: str, size: int, anchor: str, at: tuple[float, float] = (0.0, 0.0), stroke: int = 0
+) -> tuple[Image.Image, int, int] | None:
+    """(coverage mask, left, top) of ``text`` drawn by ``ImageDraw.text`` with its anchor at
+    ``at`` (a sub-pixel position), the offsets counted from the whole pixel of ``at``;
+    None when it covers no pixel.
+
+    Drawn on a canvas with room for any anchor and cropped to what it covers: asking
+    FreeType for the text's box first would lay the text out twice.
+    """
     face = font(size)
-    left, top, right, bottom = (int(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    draw = ImageDraw.Draw(mask)
-    if size >= MONO_TEXT:
+    room = math.ceil(text_width(text, size)) + 2 * stroke + 2 * size
+    canvas = Image.new("L", (2 * room, 4 * size + 2 * stroke), 0)
+    draw = ImageDraw.Draw(canvas)
+    if size >= MONO_TEXT and not stroke:
         draw.fontmode = "1"  # as renderer.style draws large text: hinted, no grey edges
-    draw.text((-left, -top), text, fill=255, font=face, anchor=anchor)
+    origin = (room, 2 * size + stroke)
+    draw.text(
+        (origin[0] + at[0], origin[1] + at[1]),
+        text,
+        fill=255,
+        font=face,
+        anchor=anchor,
+        stroke_width=stroke,
+        stroke_fill=255 if stroke else None,
+    )
+    box = canvas.getbbox()
+    if box is None:
+        return None
+    return canvas.crop(box), box[0] - origin[0], box[1] - origin[1]
+
+
+def _text_stamp(
+    text: str,
+    size: int,
+    anchor: str,
+    fill: RGB,
+    ground: RGB,
+    at: tuple[float, float] = (0.0, 0.0),
+    stroke: int = 0,
+) -> tuple[Image.Image, Image.Image, int, int] | None:
+    """The text as ``ImageDraw.text`` draws it onto ``ground`` (as
+    :func:`renderer.style.draw_text` does), mapped onto the palette, with the mask of the
+    pixels it covers and its offset."""
+    covered = _coverage(text, size, anchor, at, stroke)
+    if covered is None:
+        return None
+    mask, left, top = covered
     patch = Image.new("RGB", mask.size, ground)
     patch.paste(fill, (0, 0), mask)
     return quantize(patch), _solid(mask), left, top
@@ -230,11 +251,14 @@ def draw_text(
         _in_place(image, (x, y), text, size, fill, anchor=anchor)
         return
     key = (text, size, anchor, fill, ground)
-    cached = _TEXTS.get(key)
-    if cached is None:
+    if key in _TEXTS:
+        cached = _TEXTS[key]
+    else:
         cached = _TEXTS[key] = _text_stamp(text, size, anchor, fill, ground)
         if len(_TEXTS) > _TEXTS_MAX:
             _TEXTS.popitem(last=False)
+    if cached is None:
+        return
     patch, solid, left, top = cached
     x, y = math.floor(xy[0] + 0.5) + left, math.floor(xy[1] + 0.5) + top
     image.paste(patch, (x, y), solid)
@@ -267,29 +291,14 @@ def draw_stroked_text(
     fx = round((xy[0] - math.floor(xy[0])) * 64) / 64
     fy = round((xy[1] - math.floor(xy[1])) * 64) / 64
     key = (text, size, "stroke", fill, ground, stroke, fx, fy)
-    cached = _TEXTS.get(key)
-    if cached is None:
-        face = font(size)
-        left, top, right, bottom = face.getbbox(text, anchor="mm", stroke_width=stroke)
-        dx, dy = math.floor(left) - 2, math.floor(top) - 2
-        width, height = math.ceil(right) + 2 - dx, math.ceil(bottom) + 2 - dy
-        plain = Image.new("RGB", (width, height), ground)
-        patch = plain.copy()
-        ImageDraw.Draw(patch).text(
-            (fx - dx, fy - dy),
-            text,
-            fill=fill,
-            font=face,
-            anchor="mm",
-            stroke_width=stroke,
-            stroke_fill=fill,
-        )
-        # The stamp is every pixel the drawing changed.
-        red, green, blue = ImageChops.difference(patch, plain).split()
-        mask = _solid(ImageChops.lighter(ImageChops.lighter(red, green), blue))
-        cached = _TEXTS[key] = (quantize(patch), mask, dx, dy)
+    if key in _TEXTS:
+        cached = _TEXTS[key]
+    else:
+        cached = _TEXTS[key] = _text_stamp(text, size, "mm", fill, ground, (fx, fy), stroke)
         if len(_TEXTS) > _TEXTS_MAX:
             _TEXTS.popitem(last=False)
+    if cached is None:
+        return
     patch, solid, dx, dy = cached
     image.paste(patch, (math.floor(xy[0]) + dx, math.floor(xy[1]) + dy), solid)
 
@@ -349,7 +358,6 @@ def clear() -> None:
     """Forget every cached part (texts, figures, tiles)."""
     _TEXTS.clear()
     _SPRITES.clear()
-    _SCRATCH.clear()
     tile.cache_clear()
     _master.cache_clear()
 
