@@ -167,7 +167,7 @@ def _master(tile_id: str, size: int) -> Image.Image:
 _TEXTS: OrderedDict[tuple[object, ...], tuple[Image.Image, Image.Image, int, int] | None] = (
     OrderedDict()
 )
-_TEXTS_MAX = 4096
+_TEXTS_MAX = 2048  # two small images each: a few MB at most
 
 
 _SOLID = [0] + [255] * 255
