@@ -73,11 +73,13 @@ from typing import Any
 from i18n import normalise_locale
 from renderer.carcassonne.board import (
     carcassonne_cell_center,
-    carcassonne_palette,
     clear_figure_sprites,
+    clear_tile_layers,
     draw_carcassonne_board,
 )
 from renderer.carcassonne.choices import draw_figure_spots, draw_placements, placement_order
+from renderer.carcassonne.indexed import carcassonne_palette, encode_indexed
+from renderer.carcassonne.indexed import clear as clear_indexed
 from renderer.carcassonne.tiledata import all_tile_ids
 from renderer.carcassonne.tiles import segment_spot, tile_image, warm_tiles
 from renderer.cards import card_face, draw_hand, hand_palette
@@ -136,8 +138,7 @@ def _render_board(
         locations = [str(loc) for loc in highlight or ()]
         return encode_png(draw_race_board(view, names, locations, locale), race_palette())
     cells = [(int(c[0]), int(c[1])) for c in highlight or ()]  # type: ignore[index]
-    image = draw_carcassonne_board(view, names, cells, locale, whole=whole)
-    return encode_png(image, carcassonne_palette())
+    return encode_indexed(draw_carcassonne_board(view, names, cells, locale, whole=whole))
 
 
 def render_hand(
@@ -164,8 +165,7 @@ def render_placements(
 ) -> bytes:
     """PNG of the Carcassonne board with the legal cells numbered, and the tile's rotations."""
     with _LOCK:
-        image = draw_placements(view, placements, names, normalise_locale(locale))
-        return encode_png(image, carcassonne_palette())
+        return encode_indexed(draw_placements(view, placements, names, normalise_locale(locale)))
 
 
 def render_figure_spots(
@@ -211,7 +211,7 @@ def render_animation(
             if game in ("tock", "dog"):
                 boards.append(draw_race_board(view, names, [], code))
             else:
-                boards.append(draw_carcassonne_board(view, names, [], code))
+                boards.append(draw_carcassonne_board(view, names, [], code).convert("RGB"))
         return draw_animation(boards)
 
 
@@ -221,6 +221,8 @@ def clear_caches() -> None:
         clear_race_layers()
         clear_text_stamps()
         clear_figure_sprites()
+        clear_indexed()
+        clear_tile_layers()
         card_face.cache_clear()
         tile_image.cache_clear()
 

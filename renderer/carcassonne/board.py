@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,13 +13,9 @@ from PIL import Image, ImageDraw
 from i18n import t
 from i18n.events import colour_word
 from i18n.message import list_words
+from renderer.carcassonne import indexed
+from renderer.carcassonne.indexed import EMPTY, GRID, drawer
 from renderer.carcassonne.tiles import (
-    CITY,
-    FIELD,
-    ROAD,
-    ROAD_EDGE,
-    TILE_COLOURS,
-    WALL,
     draw_goods,
     segment_spot,
     symbol_spots,
@@ -34,12 +31,9 @@ from renderer.style import (
     WHITE,
     WINNER_FILL,
     draw_centered_text,
-    draw_paragraph,
     draw_seat_box,
-    draw_seat_chip,
     draw_text,
     fit_text,
-    fixed_palette,
     keeps_text_stamps,
     legible,
     seat_colour_name,
@@ -77,32 +71,10 @@ MARGIN_LEFT = 48
 MARGIN_TOP = 34
 ROW_HEIGHT = 60
 HEADER_HEIGHT = 76
+#: Space between the board and the players' rows.
+ROWS_GAP = 8
 #: Largest size of the overview of the whole map, drawn in the header beside a window.
 OVERVIEW = (210, 120)
-EMPTY: RGB = (236, 232, 222)
-GRID: RGB = (222, 217, 205)
-
-
-def carcassonne_palette() -> Image.Image:
-    """The fixed palette of Carcassonne images: tiles, figures, board and scoreboard."""
-    seats = [seat_colour(s) for s in range(6)]
-    base = (
-        PAPER,
-        WHITE,
-        INK,
-        GREY,
-        LIGHT_GREY,
-        HIGHLIGHT,
-        EMPTY,
-        GRID,
-        WINNER_FILL,
-        *TILE_COLOURS,
-        *seats,
-        *(tint(c, 0.8) for c in seats),
-    )
-    pairs = tuple((a, b) for i, a in enumerate(TILE_COLOURS) for b in TILE_COLOURS[i + 1 :])
-    pairs += ((FIELD, EMPTY), (CITY, EMPTY), (WALL, EMPTY), (ROAD, FIELD), (ROAD_EDGE, EMPTY))
-    return fixed_palette(base, pairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,17 +257,29 @@ def draw_figure(
         _draw_figure(draw, centre, kind, seat, letter, colour=colour)
         return
     key = (kind, seat, letter, colour)
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        paletted, solid = indexed.sprite(key, lambda: _figure_sprite(key))
+        half = paletted.width // 2
+        image.paste(paletted, (round(centre[0]) - half, round(centre[1]) - half), solid)
+        return
     sprite = _SPRITES.get(key)
     if sprite is None:
-        half = math.ceil(letter * 3)
-        sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
-        _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+        sprite = _figure_sprite(key)
         if len(_SPRITES) > 512:
             _SPRITES.clear()
         _SPRITES[key] = sprite
     half = sprite.width // 2
-    image: Image.Image = draw._image  # type: ignore[attr-defined]
     image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
+
+
+def _figure_sprite(key: tuple[str, int, int, RGB | None]) -> Image.Image:
+    """The figure of ``key`` (kind, seat, letter size, colour) on a transparent sprite."""
+    kind, seat, letter, colour = key
+    half = math.ceil(letter * 3)
+    sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
+    _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+    return sprite
 
 
 def _draw_figure(
@@ -492,45 +476,21 @@ def draw_board_area(
 
     Text sizes follow the phone rule for the width of ``image``: create it at its final
     width before drawing. ``rulers=False`` leaves the coordinates out (the placement image
-    numbers its cells, and a column "1" would read as cell 1).
+    numbers its cells, and a column "1" would read as cell 1). A palette image (mode "P")
+    gets the same pixels as an RGB one reduced to :func:`carcassonne_palette`, from cached
+    parts (see :mod:`renderer.carcassonne.indexed`).
     """
-    draw = ImageDraw.Draw(image)
-    t = layout.tile
-    x0, y0 = layout.cell_origin((layout.min_x, layout.min_y))
-    draw.rectangle((x0, y0, x0 + layout.columns * t - 1, y0 + layout.rows * t - 1), fill=EMPTY)
-    for col in range(layout.columns + 1):
-        draw.line((x0 + col * t, y0, x0 + col * t, y0 + layout.rows * t), fill=GRID)
-    for row in range(layout.rows + 1):
-        draw.line((x0, y0 + row * t, x0 + layout.columns * t, y0 + row * t), fill=GRID)
-    label_size = legible(min(18, t * 0.3), image.width)
-    # Every coordinate while it fits its cell, else every second one.
-    step = 1 if t >= label_size * 2.1 else 2
-    for col in range(layout.columns if rulers else 0):
-        x = layout.min_x + col
-        if x % step == 0:
-            draw_centered_text(
-                draw,
-                (x0 + col * t + t / 2, layout.top / 2 + 2),
-                str(x),
-                label_size,
-                INK if x else HIGHLIGHT,
-            )
-    for row in range(layout.rows if rulers else 0):
-        y = layout.min_y + row
-        if y % step == 0:
-            draw_centered_text(
-                draw,
-                (layout.left / 2, y0 + row * t + t / 2),
-                str(y),
-                label_size,
-                INK if y else HIGHLIGHT,
-            )
     cells = board_cells(view)
     if override:
         cells.update(override)
-    for cell, (tile_id, rot) in cells.items():
-        if layout.contains(cell):
-            image.paste(tile_image(tile_id, rot, t), layout.cell_origin(cell))
+    shown = {cell: tile for cell, tile in cells.items() if layout.contains(cell)}
+    if image.mode == "P" and keeps_text_stamps():
+        image.paste(_tile_layer(image.size, layout, shown, rulers), (0, 0))
+    else:
+        _draw_ground(image, layout, rulers)
+        _paste_tiles(image, layout, shown)
+    draw = drawer(image)
+    t = layout.tile
     placed = [fig for fig in view.get("figures") or () if (int(fig["x"]), int(fig["y"])) in cells]
     _draw_last_tiles(draw, layout, view, cells, placed, image.width)
     if figures:
@@ -544,6 +504,152 @@ def draw_board_area(
             draw_figure(
                 draw, (ox + sx * t, oy + sy * t), figure_kind(fig), int(fig["player"]), letter
             )
+
+
+def _draw_ground(image: Image.Image, layout: BoardLayout, rulers: bool) -> None:
+    """The empty cells, their grid and (with ``rulers``) the coordinates around them."""
+    draw = drawer(image)
+    t = layout.tile
+    x0, y0 = layout.cell_origin((layout.min_x, layout.min_y))
+    draw.rectangle((x0, y0, x0 + layout.columns * t - 1, y0 + layout.rows * t - 1), fill=EMPTY)
+    for col in range(layout.columns + 1):
+        draw.line((x0 + col * t, y0, x0 + col * t, y0 + layout.rows * t), fill=GRID)
+    for row in range(layout.rows + 1):
+        draw.line((x0, y0 + row * t, x0 + layout.columns * t, y0 + row * t), fill=GRID)
+    label_size = legible(min(18, t * 0.3), image.width)
+    # Every coordinate while it fits its cell, else every second one.
+    step = 1 if t >= label_size * 2.1 else 2
+    for col in range(layout.columns if rulers else 0):
+        x = layout.min_x + col
+        if x % step == 0:
+            _centred(
+                draw,
+                (x0 + col * t + t / 2, layout.top / 2 + 2),
+                str(x),
+                label_size,
+                INK if x else HIGHLIGHT,
+                PAPER,
+            )
+    for row in range(layout.rows if rulers else 0):
+        y = layout.min_y + row
+        if y % step == 0:
+            _centred(
+                draw,
+                (layout.left / 2, y0 + row * t + t / 2),
+                str(y),
+                label_size,
+                INK if y else HIGHLIGHT,
+                PAPER,
+            )
+
+
+def _paste_tiles(
+    image: Image.Image, layout: BoardLayout, cells: Mapping[Cell, tuple[str, int]]
+) -> None:
+    bitmap = indexed.tile if image.mode == "P" else tile_image
+    for cell, (tile_id, rot) in cells.items():
+        image.paste(bitmap(tile_id, rot, layout.tile), layout.cell_origin(cell))
+
+
+#: The ground and tiles of recent boards by (size, layout, rulers): [(layer, cells drawn)].
+_LAYERS: OrderedDict[tuple[Any, ...], list[tuple[Image.Image, dict[Cell, tuple[str, int]]]]] = (
+    OrderedDict()
+)
+#: Layouts kept (a windowed board's layer is about 0.7 MB: a worker keeps at most 4), and
+#: layers per layout (the latest: a table's next board finds its own).
+_LAYERS_MAX = 4
+_LAYER_VERSIONS = 1
+
+
+def clear_tile_layers() -> None:
+    """Forget the kept ground-and-tiles layers."""
+    _LAYERS.clear()
+
+
+def _tile_layer(
+    size: tuple[int, int],
+    layout: BoardLayout,
+    cells: Mapping[Cell, tuple[str, int]],
+    rulers: bool,
+) -> Image.Image:
+    """The board's ground with the tiles of ``cells`` on it, on the palette (read only).
+
+    Tiles never move once placed, so the layer of an earlier board of the same layout is
+    reused when each tile it shows is still there: only the tiles placed since are pasted.
+    Tiles do not overlap one another or the coordinates, so the layer has the same pixels
+    as one drawn from scratch.
+    """
+    key = (size, layout, rulers)
+    versions = _LAYERS.get(key)
+    if versions is None:
+        versions = _LAYERS[key] = []
+        if len(_LAYERS) > _LAYERS_MAX:
+            _LAYERS.popitem(last=False)
+    else:
+        _LAYERS.move_to_end(key)
+    for i, (layer, drawn) in enumerate(versions):
+        if len(drawn) <= len(cells) and all(cells.get(c) == tile for c, tile in drawn.items()):
+            missing = {c: tile for c, tile in cells.items() if c not in drawn}
+            if missing:
+                layer = layer.copy()
+                _paste_tiles(layer, layout, missing)
+                versions[i] = (layer, dict(cells))
+            return layer
+    layer = indexed.new_image(size, PAPER)
+    _draw_ground(layer, layout, rulers)
+    _paste_tiles(layer, layout, cells)
+    versions.append((layer, dict(cells)))
+    del versions[:-_LAYER_VERSIONS]
+    return layer
+
+
+def _text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    ground: RGB,
+    *,
+    anchor: str = "la",
+) -> None:
+    """Text at ``xy`` whose ground is ``ground``, on an RGB or a palette image."""
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        indexed.draw_text(image, xy, text, size, fill, ground, anchor=anchor)
+    else:
+        draw_text(draw, xy, text, size, fill, anchor=anchor)
+
+
+def _seat_box_fill(colour: RGB, *, acting: bool, won: bool) -> RGB:
+    """The fill of :func:`renderer.style.draw_seat_box`: the ground of a row's words."""
+    return WINNER_FILL if won else tint(colour, 0.82) if acting else WHITE
+
+
+def _seat_chip(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int, size: int
+) -> None:
+    """A seat's colour disc with its letter, as :func:`renderer.style.draw_seat_chip`."""
+    x, y = centre
+    colour = seat_colour(seat)
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
+    _centred(draw, (x, y + 1), seat_letter(seat), size, text_colour_on(colour), colour)
+
+
+def _centred(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    ground: RGB,
+) -> None:
+    """Text centred on ``xy`` whose ground is ``ground``, on an RGB or a palette image."""
+    image: Image.Image = draw._image  # type: ignore[attr-defined]
+    if image.mode == "P":
+        indexed.draw_text(image, xy, text, size, fill, ground)
+    else:
+        draw_centered_text(draw, xy, text, size, fill)
 
 
 def figure_spot(tile: tuple[str, int], figure: Mapping[str, Any]) -> tuple[float, float]:
@@ -612,7 +718,7 @@ def _draw_last_tiles(
     bx = ox + (half + w if corner[0] == 0 else t - half - w)
     by = oy + (half + w if corner[1] == 0 else t - half - w)
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
-    draw_centered_text(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour))
+    _centred(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour), colour)
 
 
 def recent_tiles(view: Mapping[str, Any]) -> list[tuple[Cell, int]]:
@@ -642,7 +748,7 @@ def _number_badge(
     half = size * 0.62
     bx, by = origin[0] + half + w, origin[1] + half + w
     draw.rectangle((bx - half, by - half, bx + half, by + half), fill=WHITE, outline=INK, width=2)
-    draw_centered_text(draw, (bx, by + 1), str(number), size, INK)
+    _centred(draw, (bx, by + 1), str(number), size, INK, WHITE)
 
 
 def draw_overview(
@@ -654,14 +760,13 @@ def draw_overview(
     cell = max(2, min((box[2] - box[0]) // columns, (box[3] - box[1]) // rows, 12))
     left = box[2] - cell * columns
     top = box[1]
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
+    bitmap = indexed.tile if image.mode == "P" else tile_image
     draw.rectangle(
         (left - 2, top - 2, left + cell * columns + 1, top + cell * rows + 1), fill=EMPTY
     )
     for (x, y), (tile_id, rot) in board_cells(view).items():
-        image.paste(
-            tile_image(tile_id, rot, cell), (left + (x - lo_x) * cell, top + (y - lo_y) * cell)
-        )
+        image.paste(bitmap(tile_id, rot, cell), (left + (x - lo_x) * cell, top + (y - lo_y) * cell))
     wx = left + (layout.min_x - lo_x) * cell
     wy = top + (layout.min_y - lo_y) * cell
     draw.rectangle(
@@ -709,17 +814,17 @@ def _supply_icons(
     supply: Mapping[str, int],
     options: Mapping[str, Any],
     size: int,
+    ground: RGB = WHITE,
 ) -> float:
     """Every figure kind in the supply with how many are left ("×0" greyed when all are on
-    the board); returns the x after them."""
+    the board) on a row of colour ``ground``; returns the x after them."""
     for kind in _supply_kinds(supply, options):
         count = int(supply.get(kind, 0))
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
         draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
-        draw_text(
-            draw, (x + 2 * half + 3, y), f"×{count}", size, INK if count else GREY, anchor="lm"
-        )
+        ink = INK if count else GREY
+        _text(draw, (x + 2 * half + 3, y), f"×{count}", size, ink, ground, anchor="lm")
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
     return x
 
@@ -734,7 +839,7 @@ def draw_header(
 ) -> None:
     """The tile to place, tiles left and discards (at the end: the winners); beside a
     windowed board, the overview."""
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
     width = image.width
     current = view.get("current_tile")
     overview = overview_size(layout) if layout is not None else (0, 0)
@@ -748,19 +853,21 @@ def draw_header(
         )
     x, paragraphs = _header_paragraphs(view, layout, width, locale)
     if current:
-        preview = tile_image(str(current), 0, 56)
+        preview = (indexed.tile if image.mode == "P" else tile_image)(str(current), 0, 56)
         image.paste(preview, (12, top + 9))
         draw.rectangle((11, top + 8, 68, top + 65), outline=INK, width=2)
     y: float = top + 8
     for text, size, colour in paragraphs:
-        y = draw_paragraph(draw, (x, y), text, size, text_right - x, colour)
+        for line in wrap_text(text, size, text_right - x):
+            _text(draw, (x, y), line, size, colour, PAPER)
+            y += size * 1.25  # as renderer.style.draw_paragraph spaces lines
     winners = _winners(view)
     if winners:
         who = list_words([player_name(view, seat, names, locale) for seat in winners], locale)
         big = _text_sizes(width)[0]
         winner = t("img.winner", locale, names=who, count=len(winners))
         line = fit_text(winner, big, text_right - x)
-        draw_text(draw, (x, y), line, big, INK)
+        _text(draw, (x, y), line, big, INK, PAPER)
 
 
 def _winners(view: Mapping[str, Any]) -> list[int]:
@@ -810,7 +917,7 @@ def draw_score_rows(
     locale: str = "en",
 ) -> None:
     """One row per player: letter, name (winner / to-play tag), score, supply, goods."""
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
     width = image.width
     big, small = _text_sizes(width)
     seats = [int(s) for s in view.get("seats") or range(len(view.get("scores") or []))]
@@ -830,16 +937,10 @@ def draw_score_rows(
         won = finished and seat in winners
         box = (6, y + 3, width - 6, y + row - 3)
         draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
+        ground = _seat_box_fill(seat_colour(seat), acting=acting, won=won)
         cy = (box[1] + box[3]) / 2
         chip = row * 0.36
-        draw_seat_chip(
-            draw,
-            (box[0] + 8 + chip, cy),
-            chip,
-            seat_colour(seat),
-            seat_letter(seat),
-            legible(24, width),
-        )
+        _seat_chip(draw, (box[0] + 8 + chip, cy), chip, seat, legible(24, width))
         name_x = box[0] + 16 + 2 * chip
         score_x = box[0] + 360
         tag = "img.c.winner" if won else "img.c.to_play" if acting else None
@@ -848,7 +949,7 @@ def draw_score_rows(
         name = fit_text(
             player_name(view, seat, names, locale), big, score_x - 34 - name_x - tag_width
         )
-        draw_text(draw, (name_x, cy), name, big, INK, anchor="lm")
+        _text(draw, (name_x, cy), name, big, INK, ground, anchor="lm")
         if tag:
             tx = name_x + text_width(name, big) + 8
             draw.rounded_rectangle(
@@ -856,18 +957,17 @@ def draw_score_rows(
                 radius=small * 0.6,
                 fill=INK,
             )
-            draw_centered_text(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE)
+            _centred(draw, (tx + (tag_width - 4) / 2, cy), tag_text, small, WHITE, INK)
         score = scores[seat] if seat < len(scores) else 0
-        draw_centered_text(draw, (score_x, cy + 1), str(score), legible(30, width), INK)
+        _centred(draw, (score_x, cy + 1), str(score), legible(30, width), INK, ground)
         x: float = score_x + 40
         if seat < len(supplies):
-            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small)
+            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small, ground)
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
-                draw_text(
-                    draw, (x + 24, cy), str(int(goods[seat].get(kind, 0))), small, INK, anchor="lm"
-                )
+                count = str(int(goods[seat].get(kind, 0)))
+                _text(draw, (x + 24, cy), count, small, INK, ground, anchor="lm")
                 x += 30 + text_width("00", small)
 
 
@@ -934,11 +1034,11 @@ def draw_carcassonne_board(
     width = board_width(view, layout)
     header = header_height(view, layout, width, locale)
     rows = rows_height(view, width)
-    image = Image.new("RGB", (width, header + layout.height + 8 + rows), PAPER)
+    image = indexed.new_image((width, header + layout.height + 8 + rows), PAPER)
     draw_header(image, 0, view, layout, locale, names)
-    board = Image.new("RGB", (width, layout.height), PAPER)
+    board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view)
-    draw = ImageDraw.Draw(board)
+    draw = drawer(board)
     for cell in highlight:
         if layout.contains(cell):
             ox, oy = layout.cell_origin(cell)
@@ -948,7 +1048,7 @@ def draw_carcassonne_board(
                 width=max(3, layout.tile // 12),
             )
     image.paste(board, (0, header))
-    draw_score_rows(image, header + layout.height + 8, view, names, locale)
+    draw_score_rows(image, header + layout.height + ROWS_GAP, view, names, locale)
     return image
 
 

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 # Imported as ``translate``: ``t`` is the tile size throughout this module.
 from i18n import t as translate
+from renderer.carcassonne import indexed
 from renderer.carcassonne.board import (
     board_cells,
     draw_board_area,
@@ -24,6 +25,7 @@ from renderer.carcassonne.board import (
     rows_height,
     scoreboard_width,
 )
+from renderer.carcassonne.indexed import drawer
 from renderer.carcassonne.tiles import segment_spot, tile_image
 from renderer.style import (
     HIGHLIGHT,
@@ -98,11 +100,13 @@ def draw_placements(
     header = header_height(view, layout, width, locale)
     board_bottom = header + layout.height + 8
     height = board_bottom + STRIP_HEIGHT + rows_height(view, width)
-    image = Image.new("RGB", (width, height), PAPER)
+    # Composed on the palette from cached tiles, figures and texts (see
+    # renderer.carcassonne.indexed).
+    image = indexed.new_image((width, height), PAPER)
     draw_header(image, 0, view, layout, locale, names)
-    board = Image.new("RGB", (width, layout.height), PAPER)
+    board = indexed.new_image((width, layout.height), PAPER)
     draw_board_area(board, layout, view, rulers=False)
-    draw = ImageDraw.Draw(board)
+    draw = drawer(board)
     t = layout.tile
     size = legible(t * 0.36, width)
     marks_size = legible(t * 0.28, width)
@@ -119,38 +123,28 @@ def draw_placements(
         )
         # The number above, the turns legal on this very cell below (the strip says which
         # arrow is which turn).
-        draw_centered_text(draw, (ox + t / 2, oy + t * 0.37), str(number), size, INK)
+        indexed.draw_text(board, (ox + t / 2, oy + t * 0.37), str(number), size, INK, WHITE)
         marks = turn_marks(placements.get(cell, ()))
-        draw_centered_text(
-            draw,
-            (ox + t / 2, oy + t * 0.74),
-            marks,
-            marks_size,
-            HIGHLIGHT,
-            stroke=1,
-            stroke_fill=HIGHLIGHT,
+        indexed.draw_stroked_text(
+            board, (ox + t / 2, oy + t * 0.74), marks, marks_size, HIGHLIGHT, WHITE, 1
         )
     image.paste(board, (0, header))
-    draw = ImageDraw.Draw(image)
+    draw = drawer(image)
     tile_id = view.get("current_tile")
     y = board_bottom
     label = legible(20, width)
     if tile_id:
-        draw_text(
-            draw,
-            (12, y + 4),
-            fit_text(translate("img.rotations", locale), label, width - 24),
-            label,
-            INK,
-        )
+        title = fit_text(translate("img.rotations", locale), label, width - 24)
+        indexed.draw_text(image, (12, y + 4), title, label, INK, PAPER, anchor="la")
         for i, rot in enumerate(rotations):
             x = 12 + i * slot + (slot - STRIP_TILE - 24) // 2
-            image.paste(tile_image(str(tile_id), rot, STRIP_TILE), (x, y + 32))
+            image.paste(indexed.tile(str(tile_id), rot, STRIP_TILE), (x, y + 32))
             draw.rectangle(
                 (x - 1, y + 31, x + STRIP_TILE, y + 32 + STRIP_TILE), outline=INK, width=2
             )
             caption = fit_text(captions[i], label, slot - 8)
-            draw_centered_text(draw, (x + STRIP_TILE / 2, y + 46 + STRIP_TILE), caption, label, INK)
+            xy = (x + STRIP_TILE / 2, y + 46 + STRIP_TILE)
+            indexed.draw_text(image, xy, caption, label, INK, PAPER)
     draw_score_rows(image, board_bottom + STRIP_HEIGHT, view, names, locale)
     return image
 

@@ -598,7 +598,8 @@ def draw_goods(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: floa
         draw.line((x - s, y, x + s, y), fill=(255, 255, 255), width=max(1, round(s * 0.2)))
 
 
-_ROTATE = {
+#: The transposition that turns a tile by each multiple of 90 degrees clockwise.
+ROTATIONS = {
     0: None,
     90: Image.Transpose.ROTATE_270,
     180: Image.Transpose.ROTATE_180,
@@ -611,23 +612,28 @@ _ROTATE = {
 MASTER_SIZE = 192
 
 
+def master_size(size: int) -> int:
+    """The size of the master a tile bitmap of ``size`` px is scaled down from."""
+    return MASTER_SIZE if 2 * size <= MASTER_SIZE else 2 * size
+
+
 @lru_cache(maxsize=2048)
 def tile_image(tile_id: str, rot: int, size: int) -> Image.Image:
     """The bitmap of ``tile_id`` turned ``rot`` degrees clockwise, ``size`` px square."""
-    master = _master(tile_id, MASTER_SIZE if 2 * size <= MASTER_SIZE else 2 * size)
-    scaled = master.resize((size, size), Image.Resampling.NEAREST)
-    transpose = _ROTATE[rot % 360]
+    scaled = tile_master(tile_id, master_size(size)).resize((size, size), Image.Resampling.NEAREST)
+    transpose = ROTATIONS[rot % 360]
     return scaled.transpose(transpose) if transpose is not None else scaled
 
 
 def warm_tiles(tile_ids: Iterable[str]) -> None:
     """Draw the masters of ``tile_ids`` now (about 10 ms each), not in a player's image."""
     for tile_id in tile_ids:
-        _master(tile_id, MASTER_SIZE)
+        tile_master(tile_id, MASTER_SIZE)
 
 
 @lru_cache(maxsize=256)
-def _master(tile_id: str, size: int) -> Image.Image:
+def tile_master(tile_id: str, size: int) -> Image.Image:
+    """The drawing of ``tile_id`` in its YAML orientation, ``size`` px square (RGB)."""
     return _draw_master(tile_facts(tile_id), size, labels=False)
 
 

@@ -18,7 +18,7 @@ import engine.dog as dog
 import renderer
 from bot.discord_ui.render_pool import RenderPool, Stale, render_workers
 from bot.discord_ui.rendering import Renderer
-from renderer.carcassonne.tiles import tile_image
+from renderer.carcassonne.tiles import tile_master
 from renderer.samples import carcassonne_position
 from tests.renderer.views import race_playout
 
@@ -62,8 +62,9 @@ def _loaded(pid: int, library: str) -> bool:
 
 
 def _tile_masters() -> int:
-    """How many Carcassonne tile bitmaps the worker that runs this holds."""
-    return tile_image.cache_info().currsize
+    """How many Carcassonne tile masters (the drawings every tile bitmap is scaled from)
+    the worker that runs this holds."""
+    return tile_master.cache_info().currsize
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
