@@ -35,7 +35,7 @@ from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_vi
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
 from bot.discord_ui.replay_viewer import ReplayViewer
-from bot.discord_ui.replies import answer_click, reply_private
+from bot.discord_ui.replies import INTERACTION_ACKNOWLEDGED, answer_click, reply_private
 from bot.discord_ui.texts import GAME_TITLES, display_name, seat_name
 from bot.discord_ui.tournament_commands import TOURNAMENT_ACTIONS
 from bot.discord_ui.tournament_commands import on_click as tournament_click
@@ -103,8 +103,6 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
-#: Discord's error code for a second acknowledgement of one interaction.
-INTERACTION_ACKNOWLEDGED = 40060
 #: Seconds a closing bot waits for the boards of moves it answered (the retry tick of the next
 #: start posts whatever did not go out).
 DETACH_WAIT = 10.0
