@@ -332,6 +332,21 @@ class FrontDesk:
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
 
+    def run_soon(self, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work`` (posts about a change already stored and answered: a tournament's
+        sign-up post, its round's threads) in a task of its own, among the deliveries
+        :meth:`deliveries_done` waits for; a failure is logged with ``what``."""
+
+        async def logged() -> None:
+            try:
+                await work()
+            except Exception:
+                log.exception("%s failed", what)
+
+        task = asyncio.create_task(logged())
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
     async def _deliver_later(self, effects: Effects) -> None:
         """:meth:`deliver_soon` for the after-game pages (a rematch seat confirmed): the
         click is answered without waiting for the lobby's edit."""
