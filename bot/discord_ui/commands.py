@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
 from bot.discord_ui.desk_port import desk_of
+from bot.discord_ui.logs import quiet_refused_acknowledgements
 from bot.discord_ui.replies import acknowledged_elsewhere, reply_private
 from bot.discord_ui.season_commands import season
 from bot.discord_ui.tournament_commands import tournament
@@ -300,6 +301,9 @@ def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     ):
         tree.add_command(command, override=True)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
+    # discord.py logs a refused autocomplete answer itself: one INFO line when another
+    # process answered it (a rolling restart), not an ERROR.
+    quiet_refused_acknowledgements()
 
 
 async def on_app_command_error(

@@ -145,6 +145,11 @@ async def test_a_double_clicked_figure_in_two_processes_reads_as_placed(
                 await world.wait(lambda: "Carcassonne" in status.text, "the status", limit=30)
                 await status.settled()
                 assert len(status.messages) == 1, status.messages
+                for _ in range(3):  # the suggestions as one types are answered once too
+                    choices = await world.alice.autocomplete(
+                        world.channel, "table status", "table", ""
+                    )
+                    assert [c["value"] for c in choices] == [table_id], choices
             errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
             assert not errors, [r.getMessage() for r in errors]
         finally:
