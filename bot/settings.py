@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     # How long a process holds a post of the outbox it is sending (a killed process's
     # successor waits that long before sending it; see bot.service.outbox).
     outbox_lease_seconds: float = Field(default=20.0, gt=0, alias="OUTBOX_LEASE_SECONDS")
+    # Tests only: every turn clock runs this fraction of its turn time (a table still offers,
+    # shows and stores the turn time chosen, 60 s at least). 1 in production.
+    turn_time_scale: float = Field(default=1.0, gt=0, le=1, alias="TURN_TIME_SCALE")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")

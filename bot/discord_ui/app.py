@@ -148,7 +148,11 @@ async def _serve(
         pool,
         render_pool if render_pool is not None else contextlib.nullcontext(),
         open_service(
-            settings.database_url, renderer=renderer, choose_bot_move=pool, defer_slow_bots=True
+            settings.database_url,
+            renderer=renderer,
+            choose_bot_move=pool,
+            defer_slow_bots=True,
+            turn_time_scale=settings.turn_time_scale,
         ) as desk,
     ):
         desk.retry_interval = settings.board_retry_seconds

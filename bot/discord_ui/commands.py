@@ -16,7 +16,8 @@ from discord import app_commands
 
 from bot.discord_ui.after_commands import AFTER_GAME_COMMANDS, TABLE_REPLAY
 from bot.discord_ui.desk_port import desk_of
-from bot.discord_ui.replies import reply_private
+from bot.discord_ui.logs import quiet_refused_acknowledgements
+from bot.discord_ui.replies import acknowledged_elsewhere, reply_private
 from bot.discord_ui.season_commands import season
 from bot.discord_ui.tournament_commands import tournament
 from bot.discord_ui.translator import locale_of
@@ -300,12 +301,20 @@ def register_commands(tree: app_commands.CommandTree[Any]) -> None:
     ):
         tree.add_command(command, override=True)
     tree.on_error = on_app_command_error  # type: ignore[method-assign]
+    # discord.py logs a refused autocomplete answer itself: one INFO line when another
+    # process answered it (a rolling restart), not an ERROR.
+    quiet_refused_acknowledgements()
 
 
 async def on_app_command_error(
     interaction: discord.Interaction, error: app_commands.AppCommandError
 ) -> None:
     """Answer a failed command privately instead of leaving it unanswered."""
+    if acknowledged_elsewhere(error):
+        # Both processes of a rolling restart got the command; the other one answers it.
+        # Expected, so one line, no traceback (and no answer of ours on top of theirs).
+        log.info("command %s was acknowledged by another process", interaction.id)
+        return
     log.exception("command failed", exc_info=error)
     locale = locale_of(interaction)
     text = t("cmd.error.failed", locale)

@@ -35,7 +35,7 @@ from bot.discord_ui.publisher import Publisher, board_link, lobby_text, lobby_vi
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.replay_viewer import ACTION as REPLAY_ACTION
 from bot.discord_ui.replay_viewer import ReplayViewer
-from bot.discord_ui.replies import answer_click, reply_private
+from bot.discord_ui.replies import INTERACTION_ACKNOWLEDGED, answer_click, reply_private
 from bot.discord_ui.texts import GAME_TITLES, display_name, seat_name
 from bot.discord_ui.tournament_commands import TOURNAMENT_ACTIONS
 from bot.discord_ui.tournament_commands import on_click as tournament_click
@@ -103,8 +103,6 @@ def log_text(
     return text[:limit]  # one line longer than a message: unheard of, but never refused
 
 
-#: Discord's error code for a second acknowledgement of one interaction.
-INTERACTION_ACKNOWLEDGED = 40060
 #: Seconds a closing bot waits for the boards of moves it answered (the retry tick of the next
 #: start posts whatever did not go out).
 DETACH_WAIT = 10.0
@@ -331,6 +329,21 @@ class FrontDesk:
         not after the board was drawn and posted. The publisher's per-table lock (first
         come, first served) keeps one table's deliveries in order."""
         task = asyncio.create_task(self._deliver_then_refresh(effects, skip, then))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    def run_soon(self, work: Callable[[], Awaitable[None]], what: str) -> None:
+        """Run ``work`` (posts about a change already stored and answered: a tournament's
+        sign-up post, its round's threads) in a task of its own, among the deliveries
+        :meth:`deliveries_done` waits for; a failure is logged with ``what``."""
+
+        async def logged() -> None:
+            try:
+                await work()
+            except Exception:
+                log.exception("%s failed", what)
+
+        task = asyncio.create_task(logged())
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
 

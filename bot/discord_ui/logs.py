@@ -39,6 +39,31 @@ class RedactSecrets(logging.Filter):
         return True
 
 
+#: Discord's error code for a second acknowledgement of one interaction (see replies.py).
+_ACKNOWLEDGED = 40060
+
+
+class AcknowledgedElsewhere(logging.Filter):
+    """Turn discord.py's ERROR about an autocomplete answer Discord refused because another
+    process answered first (40060: two processes got it, during a rolling restart) into one
+    INFO line without a traceback. discord.py logs it itself, out of the bot's reach."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if getattr(error, "code", None) == _ACKNOWLEDGED and record.levelno >= logging.ERROR:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg = "answered by another process: " + str(record.msg)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+def quiet_refused_acknowledgements() -> None:
+    """Install :class:`AcknowledgedElsewhere` on discord.py's command tree logger (once)."""
+    tree = logging.getLogger("discord.app_commands.tree")
+    if not any(isinstance(f, AcknowledgedElsewhere) for f in tree.filters):
+        tree.addFilter(AcknowledgedElsewhere())
+
+
 def setup_logging(level: str, *, secrets: Iterable[str] = ()) -> logging.Handler:
     """Log to stderr at ``level`` with secrets redacted; return the installed handler."""
     handler = logging.StreamHandler()

@@ -12,6 +12,17 @@ log = logging.getLogger(__name__)
 OUT_OF_DATE = "This board is out of date: use the buttons on the newest board in the thread."
 NOT_SEATED = "You are not seated at this table."
 INVALID_CONTROL = "That button is not valid (it may come from an old version of the bot)."
+#: Discord's error code for a second acknowledgement of one interaction: during a rolling
+#: restart two processes get every interaction, and the one that acknowledged second leaves
+#: it to the other.
+INTERACTION_ACKNOWLEDGED = 40060
+
+
+def acknowledged_elsewhere(error: BaseException) -> bool:
+    """Whether ``error`` (or the error it wraps, as a failed command's does) is Discord
+    refusing our acknowledgement because another process acknowledged first."""
+    original = getattr(error, "original", error)
+    return isinstance(original, discord.HTTPException) and original.code == INTERACTION_ACKNOWLEDGED
 
 
 async def reply_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:

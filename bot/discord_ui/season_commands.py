@@ -111,6 +111,9 @@ async def season_new(
     interaction: discord.Interaction, game: str, name: str, start: str, end: str
 ) -> None:
     """Create a season (members who may manage the server)."""
+    # Acknowledged before anything is stored: of two processes that got the command (a
+    # rolling restart), only the one whose acknowledgement Discord took creates the season.
+    await interaction.response.defer(ephemeral=True, thinking=True)
     locale = locale_of(interaction)
     permissions = getattr(interaction, "permissions", None)
     if interaction.guild_id is None or not (permissions and permissions.manage_guild):

@@ -39,6 +39,7 @@ from bot.discord_ui.prompts import (
     require_turn,
     send_prompt,
 )
+from bot.discord_ui.replies import reply_private
 from bot.discord_ui.texts import seat_name
 from bot.discord_ui.tile_words import (
     action_button,
@@ -53,6 +54,7 @@ from bot.discord_ui.tile_words import (
 )
 from bot.discord_ui.translator import locale_of
 from bot.model.effects import PrivateInfo
+from bot.model.table import TableError
 from i18n import t
 from i18n.events import tile_words
 from i18n.placement_effects import effect_words
@@ -235,6 +237,39 @@ async def handle(
             raise InvalidChoice() from None
         await _figure_step(desk, interaction, control, info, cell, rot, public=True)
         return
+    if action in _PLACING:
+        try:
+            await _on_prompt(desk, interaction, control, values, locale)
+        except (TableError, OutOfDate) as refusal:
+            if not await desk.service.moved_next(
+                control.table, interaction.user.id, control.version
+            ):
+                raise
+            # The player's own placement moved the table on from this prompt: the other click
+            # of a double click stored it (here, or in another process during a rolling
+            # restart), and that click's answer ("You placed …") is the prompt's last word.
+            # The refusal goes in a message of its own, never over it.
+            if isinstance(refusal, OutOfDate):
+                await reply_private(interaction, t("error.out_of_date", locale))
+            else:
+                await reply_private(interaction, refusal.text(locale))
+        return
+    await _on_prompt(desk, interaction, control, values, locale)
+
+
+#: The prompt's controls that can place the tile (a figure, or a placement with no figure).
+_PLACING = frozenset({"fig", "cell", "rot", "mv", "ms"})
+
+
+async def _on_prompt(
+    desk: PlayDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    values: list[str],
+    locale: str,
+) -> None:
+    """A click in the private step-by-step prompt (or the figure step)."""
+    action = control.action
     info = await load_info(desk, interaction, control, strict=False)
     require_turn(info)
     try:

@@ -262,10 +262,16 @@ class TournamentDesk:
 
     async def round_opened(self, opened: RoundOpened) -> None:
         """Open a thread for every new table, deliver its start there, and tell the channel
-        who sits where (the players are pinged)."""
+        who sits where (the players are pinged) — in the background: the round is stored,
+        and the host's start (or the move that ended the round) is answered without waiting
+        for these posts."""
         if not self._ready():
             self._later()
             return
+        name = f"posting round {opened.number} of tournament {opened.tournament.id}"
+        self.desk.run_soon(lambda: self._post_round(opened), name)
+
+    async def _post_round(self, opened: RoundOpened) -> None:
         record = opened.tournament
         channel = await self._channel(record.channel_id)
         if channel is None:
@@ -329,9 +335,14 @@ class TournamentDesk:
             return None
 
     async def tournament_finished(self, tournament: TournamentRecord) -> None:
-        """Post the final standings image and the champion."""
+        """Post the final standings image and the champion (in the background, as
+        :meth:`round_opened`)."""
         if not self._ready():
             return
+        name = f"posting the end of tournament {tournament.id}"
+        self.desk.run_soon(lambda: self._post_finished(tournament), name)
+
+    async def _post_finished(self, tournament: TournamentRecord) -> None:
         channel = await self._channel(tournament.channel_id)
         if channel is None:
             return
@@ -474,14 +485,19 @@ async def tournament_new(
     except TableError as error:
         await reply_private(interaction, error.text(locale))
         return
-    tdesk = tournament_desk(interaction)
-    post = await channel.send(  # type: ignore[union-attr]
-        tdesk.signup_text(record, public),
-        view=tdesk.signup_view(record, public) or discord.utils.MISSING,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    await service.tournaments.set_post(record.id, post.id)
+    # Answers first: the tournament is stored; its sign-up post follows.
     await reply_private(interaction, t("tournament.created", locale, id=record.id))
+    tdesk = tournament_desk(interaction)
+
+    async def post_signup() -> None:
+        post = await channel.send(  # type: ignore[union-attr]
+            tdesk.signup_text(record, public),
+            view=tdesk.signup_view(record, public) or discord.utils.MISSING,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await service.tournaments.set_post(record.id, post.id)
+
+    tdesk.desk.run_soon(post_signup, f"posting the sign-up of tournament {record.id}")
 
 
 @tournament.command(name="join", description="Sign up, alone or with a partner (team games)")

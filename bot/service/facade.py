@@ -99,6 +99,8 @@ class TableService:
     ``timeouts_before_leave``: after this many turn-clock timeouts in a row a person is treated
     as having left (the absent-player policy takes the seat; C-13.8 leaves the count to us);
     0 never does.
+    ``turn_time_scale`` multiplies every turn time of the clock (1; tests and demonstrations
+    set less to live through a 60 s turn quickly: the tables still offer and show theirs).
     ``snapshot_every`` > 0 keeps a ``to_position`` snapshot every that many log entries, for
     engines that can load one (``from_position``), so a cold load replays only the tail.
     """
@@ -118,6 +120,7 @@ class TableService:
         defer_bots: bool = False,
         defer_slow_bots: bool = False,
         timeouts_before_leave: int = 3,
+        turn_time_scale: float = 1.0,
     ) -> None:
         #: Read-only for callers: tests read logs through it; front ends ask the service.
         self.storage = storage
@@ -126,7 +129,7 @@ class TableService:
         chooser = choose_bot_move or engine_chooser(bot_time_budget)
         # The parts, from the bottom up: each gets the parts it calls, none calls up.
         self._games = games = Games(load_game)
-        self._schedule = schedule = Schedule()
+        self._schedule = schedule = Schedule(turn_time_scale)
         self._results = results = Results(storage, games)
         tournament_hook = LaterHook()
         self._outbox = Outbox(storage, self.clock)
@@ -139,7 +142,7 @@ class TableService:
             after_commit=(results, schedule, tournament_hook),
         )
         announcer = Announcer(games)
-        steps = Steps(store, games, announcer, self.clock)
+        steps = Steps(store, games, announcer, self.clock, turn_scale=turn_time_scale)
         self._bots = bots = BotTurns(
             store,
             games,
@@ -327,6 +330,11 @@ class TableService:
     async def private_info(self, table_id: int, user_id: int) -> PrivateInfo:
         """What ``user_id`` may see at this table: their seat, view and legal moves."""
         return await self._play.private_info(table_id, user_id)
+
+    async def moved_next(self, table_id: int, user_id: int, version: int) -> bool:
+        """Whether the action that moved the table on from ``version`` was ``user_id``'s own
+        move (a double click's other click stored it, here or in another process)."""
+        return await self._play.moved_next(table_id, user_id, version)
 
     async def hint(self, table_id: int, user_id: int) -> TableHint:
         """The ``hard`` bot's move for ``user_id``'s seat, on a table with hints."""

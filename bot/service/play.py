@@ -113,6 +113,17 @@ class Play:
         await self._bots.follow_up(live, effects)
         return effects
 
+    async def moved_next(self, table_id: int, user_id: int, version: int) -> bool:
+        """Whether the first action stored after ``version`` is ``user_id``'s own move."""
+        async with self._store.reading(table_id) as live:
+            seat = live.record.seat_of(user_id)
+            if seat is None:
+                return False
+            for entry in live.recent:
+                if entry.version > version:
+                    return entry.seat == seat.index and entry.kind == LogKind.MOVE
+            return False
+
     async def private_info(self, table_id: int, user_id: int) -> PrivateInfo:
         """What ``user_id`` may see at this table: their seat, view and legal moves."""
         async with self._store.reading(table_id) as live:

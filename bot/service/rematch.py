@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.model.effects import Effects
-from bot.model.table import NotSeated, Phase, Seat, TableRecord, WrongPhase
+from bot.model.table import NotSeated, Phase, Seat, StaleVersion, TableRecord, WrongPhase
 from bot.service.announce import Announcer
 from bot.service.lobby import Lobby
-from bot.service.store import TableStore
+from bot.service.store import Conflict, TableStore
 from i18n.message import msg
 
 
@@ -30,23 +30,65 @@ class Rematch:
 
     async def rematch(self, table_id: int, user_id: int, name: str) -> Effects:
         """Open the rematch of the finished table ``table_id`` (hosted by ``user_id``), or,
-        if it is open already, confirm ``user_id``'s kept seat there."""
-        old = await self._store.find(table_id)
-        if old is None or old.phase != Phase.FINISHED:
-            raise WrongPhase("error.rematch_finished_only")
-        people = [s for s in old.seats if (s.user_id or s.former_user_id) is not None]
-        if not any((s.user_id or s.former_user_id) == user_id for s in people):
-            raise NotSeated("error.rematch_players_only")
-        existing = old.extra.get("rematch")
-        if existing is not None:
-            again = await self._store.stored(int(existing))
-            if again.phase == Phase.LOBBY:
-                if again.seat_of(user_id) is not None:
-                    return Effects(again)
-                return await self._lobby.join(again.id, user_id, name)
-        return await self._open(old, user_id, name)
+        if it is open already, confirm ``user_id``'s kept seat there.
 
-    async def _open(self, old: TableRecord, user_id: int, name: str) -> Effects:
+        Two people asking at once (in one process, or in two during a rolling restart) open
+        one rematch: the finished table records it under its version, and the click that
+        finds it recorded meanwhile confirms its seat there instead."""
+        for _attempt in range(3):
+            old = await self._store.find(table_id)
+            if old is None or old.phase != Phase.FINISHED:
+                raise WrongPhase("error.rematch_finished_only")
+            people = [s for s in old.seats if (s.user_id or s.former_user_id) is not None]
+            if not any((s.user_id or s.former_user_id) == user_id for s in people):
+                raise NotSeated("error.rematch_players_only")
+            existing = old.extra.get("rematch")
+            if existing is not None:
+                again = await self._store.stored(int(existing))
+                if again.phase == Phase.LOBBY:
+                    if again.seat_of(user_id) is not None:
+                        return Effects(again)
+                    return await self._lobby.join(again.id, user_id, name)
+            try:
+                return await self._open(old.id, existing, user_id, name)
+            except _Taken:
+                continue  # another click opened it meanwhile: confirm the seat there
+        raise StaleVersion()
+
+    async def _open(self, old_id: int, known: Any, user_id: int, name: str) -> Effects:
+        """Open the rematch, claimed on the finished table: :class:`_Taken` when another
+        click recorded one since ``known`` (the rematch it had, if any) was read."""
+        table_id: int | None = None
+        try:
+            async with self._store.session(old_id) as live:
+                old = live.record
+                if old.extra.get("rematch") != known:
+                    raise _Taken()
+                created, record = await self._create(old, user_id, name)
+                table_id = record.id
+                # Later clicks on the old table's Rematch button confirm seats at this one.
+                # Committed when the session ends, guarded by the finished table's version:
+                # of two processes opening at once, one records its rematch.
+                done = old.with_changes(
+                    version=old.version + 1, extra={**old.extra, "rematch": table_id}
+                )
+                self._store.stage(live, done, [], live.state)
+        except Conflict:
+            if table_id is not None:
+                # Another process recorded its rematch first: ours was never shown to
+                # anyone (its lobby is posted from what this returns), so it just ends.
+                await self._lobby.abandon(table_id, user_id, can_manage=True)
+            raise _Taken() from None
+        text = msg("table.rematch_opened", name=name, table=old_id)
+        return Effects(
+            record, [*created.public, self._announcer.lobby_update(record, "lobby", text)]
+        )
+
+    async def _create(
+        self, old: TableRecord, user_id: int, name: str
+    ) -> tuple[Effects, TableRecord]:
+        """The rematch's lobby: ``user_id`` hosts where they sat, every other person's seat
+        kept for them, the bots in theirs."""
         created = await self._lobby.create(
             old.guild_id,
             old.channel_id,
@@ -77,14 +119,8 @@ class Rematch:
         async with self._store.session(table_id) as live:
             extra: dict[str, Any] = {**live.record.extra, "reserved": kept, "rematch_of": old.id}
             record = await self._lobby.commit_seats(live, seats, extra=extra)
-        async with self._store.session(old.id) as live:
-            # Later clicks on the old table's Rematch button confirm seats at this one.
-            done = live.record.with_changes(
-                version=live.record.version + 1,
-                extra={**live.record.extra, "rematch": table_id},
-            )
-            await self._store.write(live, done, [], live.state)
-        text = msg("table.rematch_opened", name=name, table=old.id)
-        return Effects(
-            record, [*created.public, self._announcer.lobby_update(record, "lobby", text)]
-        )
+        return created, record
+
+
+class _Taken(Exception):
+    """Another click opened the rematch first."""

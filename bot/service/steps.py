@@ -24,11 +24,21 @@ from i18n.message import Said, joined, msg
 class Steps:
     """Applies one action to a live table and adds what it tells to the effects."""
 
-    def __init__(self, store: TableStore, games: Games, announcer: Announcer, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: TableStore,
+        games: Games,
+        announcer: Announcer,
+        clock: Clock,
+        *,
+        turn_scale: float = 1.0,
+    ) -> None:
         self._store = store
         self._games = games
         self._announcer = announcer
         self._clock = clock
+        #: 1 but in tests (see :func:`bot.service.turn_clock.turn_seconds`).
+        self._turn_scale = turn_scale
 
     async def step(
         self, live: LiveTable, effects: Effects, kind: LogKind, seat: int, move: str = ""
@@ -90,7 +100,8 @@ class Steps:
             return record.with_changes(deadline=None, reminded=False)
         if record.deadline is not None and owing <= (previous & humans):
             return record
-        return record.with_changes(deadline=self._clock.now() + record.turn_time, reminded=False)
+        turn = record.turn_time * self._turn_scale
+        return record.with_changes(deadline=self._clock.now() + turn, reminded=False)
 
     async def hand_over(self, live: LiveTable, seat: Seat, how: str) -> Effects:
         """A person's seat in play goes to the absent-player policy (the engine's automatic

@@ -29,12 +29,25 @@ log = logging.getLogger(__name__)
 _CLOCK_POLL = 30.0
 
 
-class Schedule:
-    """When each table's next clock event (reminder or timeout) is due, in this process."""
+def turn_seconds(record: TableRecord, scale: float = 1.0) -> float:
+    """The seconds a turn of ``record`` lasts: its turn time, times ``scale``.
 
-    def __init__(self) -> None:
+    ``scale`` is 1 for every table of the product (the shortest turn a table offers is
+    :data:`~bot.model.table.TURN_TIMES`' 60 s, shown and stored as chosen); only a test or a
+    demonstration sets ``TURN_TIME_SCALE`` below 1 to live through a minute's turn in less.
+    """
+    return record.turn_time * scale
+
+
+class Schedule:
+    """When each table's next clock event (reminder or timeout) is due, in this process.
+
+    ``scale``: see :func:`turn_seconds` (1 but in tests)."""
+
+    def __init__(self, scale: float = 1.0) -> None:
         self._armed: dict[int, float] = {}  # table id -> next clock event
         self._wake = asyncio.Event()
+        self.scale = scale
 
     async def committed(self, record: TableRecord, entries: Sequence[LogEntry]) -> None:
         """Arm the table's next event after a commit, or disarm a table without a deadline."""
@@ -48,7 +61,7 @@ class Schedule:
         assert record.deadline is not None
         when = record.deadline
         if not record.reminded:
-            when = record.deadline - record.turn_time / 2
+            when = record.deadline - turn_seconds(record, self.scale) / 2
         self._armed[record.id] = when
         self._wake.set()
 
@@ -161,7 +174,8 @@ class TurnClock:
             humans = {s.index: s for s in record.seats if s.is_human}
             owing = sorted(set(module.seats_to_act(live.state)) & set(humans))
             if now < record.deadline:
-                if record.reminded or now < record.deadline - record.turn_time / 2:
+                half = turn_seconds(record, self._schedule.scale) / 2
+                if record.reminded or now < record.deadline - half:
                     # Reminded already, or not half-time yet (another process restarted this
                     # turn's clock since this one was armed): wait for what is due.
                     self._schedule.arm(record)

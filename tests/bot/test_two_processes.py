@@ -76,10 +76,12 @@ class BotProcess:
     workdir: Path
     proc: asyncio.subprocess.Process | None = None
     starts: int = 0
+    #: The file name of its log (two processes of one shard need two).
+    name: str = ""
 
     @property
     def log_path(self) -> Path:
-        return self.workdir / f"shard{self.shard}.log"
+        return self.workdir / f"{self.name or f'shard{self.shard}'}.log"
 
     async def start(self) -> None:
         """Start the process (again): ``python -m bot.cli run`` for this shard."""

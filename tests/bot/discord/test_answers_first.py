@@ -4,6 +4,7 @@ clicked has their answer all the same, and the board comes once it is drawn."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import threading
 from collections.abc import AsyncIterator
@@ -13,9 +14,10 @@ import pytest
 
 from bot.discord_ui.race_prompts import single_move
 from bot.discord_ui.rendering import Renderer
-from tests.bot.discord.conftest import World
+from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import find, open_prompt, press, to_act
 from tests.bot.discord.test_lobby import open_table, start_for_two
+from tests.bot.discord.test_tournaments import signup_post
 
 
 @pytest.fixture
@@ -82,3 +84,60 @@ async def test_a_move_is_answered_before_its_board_is_drawn(
     await world.desk.deliveries_done()
     assert len(world.boards(thread)) > boards, "the board follows the answer"
     assert world.newest_board(thread).files
+
+
+# --- tournaments and seasons -------------------------------------------------------------
+
+
+async def test_a_new_tournament_is_answered_before_its_signup_post_is_out(world: World) -> None:
+    # Discord takes the sign-up post but its answer is held: the host's answer comes anyway.
+    held = asyncio.Event()
+    world.fake.faults.stall_answer("POST", f"/channels/{world.channel.id}/messages", held)
+    result = await world.alice.slash(
+        world.channel, "tournament new", game="tock", format="swiss", turn_time=60, wait=False
+    )
+    try:
+        await world.wait(lambda: "is open for sign-up" in result.text, "the answer came")
+        assert world.fake.faults.stalls == [], "the sign-up post was on its way"
+    finally:
+        held.set()
+    assert world.desk is not None
+    await world.desk.deliveries_done()
+    post = signup_post(world)
+    record = (await world.desk.service.tournaments.of_guild(world.guild.id))[0]
+    assert record.setup.get("post_id") == post.id, "the post is recorded once out"
+
+
+async def test_a_tournament_start_is_answered_before_its_round_is_posted(world: World) -> None:
+    await world.alice.slash(world.channel, "tournament new", game="tock", format="swiss")
+    for user in (world.alice, world.bob):
+        await user.click(signup_post(world), label="Join")
+    held = asyncio.Event()
+    world.fake.faults.stall_answer("POST", f"/channels/{world.channel.id}/messages", held)
+    started = await world.alice.slash(world.channel, "tournament host", action="start", wait=False)
+    try:
+        await world.wait(lambda: "has started" in started.text, "the answer came")
+        assert not seated(world), "the round's post could not be out yet"
+    finally:
+        held.set()
+    assert world.desk is not None
+    await world.desk.deliveries_done()
+    assert len(seated(world)) == 1, "the round's post follows, once"
+
+
+def seated(world: World) -> list[Any]:
+    return [m for m in world.fake.messages(world.channel) if "take your seats" in m.text]
+
+
+async def test_a_new_season_is_acknowledged_before_it_is_stored(world: World) -> None:
+    admin = world.fake.add_user("admin", guild=world.guild, permissions=1 << 5)
+    made = await admin.slash(
+        world.channel,
+        "season new",
+        game="tock",
+        name="Spring",
+        start="2027-03-01",
+        end="2027-05-31",
+    )
+    assert made.deferred, "acknowledged first: of two processes, one stores it"
+    assert "Season Spring of Tock" in private_text(made, admin)

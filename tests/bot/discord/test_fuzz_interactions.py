@@ -10,10 +10,11 @@ moderator and a player who left. Some are modal submits (Pöppel opens no modals
 
 Counted: answered, unanswered (no answer, a deferral never filled, an answer refused by
 Discord), public answers, tables changed illegally (a change by someone who was not to act,
-or not starting with their own move), and errors in the bot's log. All but the first must be
-zero. Printed too (timed, so not asserted): the answers that came later than 1 s after the
-change their click made was stored. Bounded in count (``FUZZ_INTERACTIONS``, default 2,000, in
-the slow run; 300 in the quick one) and time.
+or not starting with their own move), errors in the bot's log, and the answers that came later
+than 1 s after the change their click made was stored. All but the first must be zero (the late
+answers in the slow run only: a timed count, and the quick run shares a busy machine). Bounded
+in count (``FUZZ_INTERACTIONS``, default 2,000, in the slow run; 300 in the quick one) and time.
+By hand: ``FUZZ_INTERACTIONS=10000 pytest -m slow -s -k fuzzed`` prints the counts.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ COUNT = int(os.environ.get("FUZZ_INTERACTIONS", "2000"))
 #: The interactions of the quick run (the default test run; the slow run sends ``COUNT``).
 QUICK = 300
 #: Wall-clock bound of the fuzzing loop (the test fails if the count is not reached by then).
-TIME_LIMIT = 240.0
+TIME_LIMIT = max(240.0, COUNT / 20)
 #: Interactions in flight at once (several users clicking at the same moment).
 PARALLEL = 6
 ACTIONS = [
@@ -210,7 +211,7 @@ class Fuzzer:
         self.rng = random.Random(17)
         self.tally = Tally()
         self.targets: list[Target] = []
-        #: Times commits and answers (printed, not asserted: no timed asserts in tests).
+        #: Times commits and answers (asserted in the slow run only).
         self.clock: AnswerClock | None = None
 
     # --- harvesting -----------------------------------------------------------------------
@@ -523,6 +524,9 @@ async def test_fuzzed_interactions_are_all_answered_privately_and_change_nothing
         tally.line(),
         problems,
     )
+    if count > QUICK:
+        # The slow run (the CI's 2,000): every answer within 1 s of the change it stored.
+        assert tally.late == 0, (tally.line(), problems)
     # Nobody joined, left or was re-seated by a click; the abandoned table did not move.
     for table_id in tables:
         assert (await service.get(table_id)).seats == seats_before[table_id]

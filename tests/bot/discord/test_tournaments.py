@@ -54,6 +54,7 @@ async def play_for_people(world: World, record: TournamentRecord) -> TournamentR
     for _ in range(20_000):
         record = await service.tournaments.get(record.id)
         if record.phase == TournamentPhase.FINISHED:
+            await world.desk.deliveries_done()  # the champion's post follows the last result
             return record
         tables = [
             t
@@ -73,6 +74,7 @@ async def play_for_people(world: World, record: TournamentRecord) -> TournamentR
                 with contextlib.suppress(TableError):
                     await service.act(table.id, seat.user_id, move, info.table.version)
         await service.idle()
+        await world.desk.deliveries_done()  # a round's threads follow the round stored
     raise AssertionError(f"the tournament never ended: {record.phase}")
 
 

@@ -72,3 +72,36 @@ async def test_two_processes_remind_and_time_out_each_turn_once(any_storage: Sto
     assert len(autos) == heard[0].timed_out_seats + heard[1].timed_out_seats
     for service in services:
         await service.stop()
+
+
+async def test_a_scaled_clock_runs_a_minute_turn_faster_and_the_table_keeps_its_minute(
+    any_storage: Storage,
+) -> None:
+    # TURN_TIME_SCALE (tests only): the clock runs a quarter of the turn; the table offers,
+    # stores and shows the 60 s its players chose.
+    clock = FakeClock()
+    heard = Timed(clock)
+    service = TableService(
+        any_storage,
+        clock=clock,
+        listener=heard,
+        choose_bot_move=random_chooser,
+        load_game=load_game,
+        turn_time_scale=0.25,
+    )
+    created = await service.create(GUILD, CHANNEL, "toy", ANN, "Ann", turn_time=TURN)
+    table_id = created.table.id
+    await service.join(table_id, BOB, "Bob")
+    started = await service.start_game(table_id, ANN)
+    assert started.table.turn_time == TURN
+    assert started.table.deadline == clock.now() + TURN / 4
+    clock.advance(TURN / 8 - 0.5)
+    await service.run_due()
+    assert not heard.reminders, "no reminder before half the (scaled) turn"
+    clock.advance(0.5)
+    await service.run_due()
+    assert len(heard.reminders) == 1
+    clock.advance(TURN / 8)
+    await service.run_due()
+    assert heard.timeouts == 1
+    await service.stop()

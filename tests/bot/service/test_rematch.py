@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
 
+from bot.bots.choosers import random_chooser
 from bot.model.table import CannotStart, NotSeated, Phase, TableFull, WrongPhase, reserved_seats
 from bot.service import TableService
-from tests.bot.service.test_tables_games import GUILD, play_whole_game
+from bot.storage.base import Storage
+from tests.bot.conftest import load_game
+from tests.bot.service.test_tables_games import GUILD, play_to_the_end, play_whole_game
 
 
 async def test_a_rematch_keeps_options_and_seats_until_everyone_confirms(
@@ -58,3 +64,33 @@ async def test_only_a_finished_table_has_a_rematch(service: TableService) -> Non
     created = await service.create(GUILD, 8, "dog", 1, "P1", seed=1)
     with pytest.raises(WrongPhase):
         await service.rematch(created.table.id, 1, "P1")
+
+
+async def test_two_rematch_clicks_at_once_open_one_rematch(any_storage: Storage) -> None:
+    # Two people ask at the same moment, served by two processes over one database (a rolling
+    # restart) or by one: one rematch opens, and the other person is seated at it.
+    any_storage.single_writer = False
+    first, second = (
+        TableService(any_storage, choose_bot_move=random_chooser, load_game=load_game)
+        for _ in range(2)
+    )
+    table_id, _e, _s = await play_whole_game(first, "toy", 2, {}, 2, 5)
+    for asked in ((first, second), (first, first)):
+        opened = await asyncio.gather(
+            asked[0].rematch(table_id, 1, "P1"), asked[1].rematch(table_id, 2, "P2")
+        )
+        ids = {effects.table.id for effects in opened}
+        assert len(ids) == 1, "one rematch for both clicks"
+        rematch = await first.get(ids.pop())
+        assert {s.user_id for s in rematch.seats} == {1, 2}
+        assert reserved_seats(rematch) == {}
+        lobbies = [
+            t
+            for t in await first.list_tables(rematch.guild_id, rematch.channel_id)
+            if t.extra.get("rematch_of") == table_id and t.id != rematch.id
+        ]
+        assert not lobbies, "no second rematch lobby"
+        # The next pair of clicks comes once this rematch is played (a new one then).
+        await first.start_game(rematch.id, rematch.host_id)
+        await play_to_the_end(first, rematch.id, 2, random.Random(6))
+        table_id = rematch.id
