@@ -1,0 +1,33 @@
+#!/bin/sh
+# Refresh the vendored Discord Embedded App SDK (the live board's Activity, #33).
+#
+# Run by maintainers only, never by users or tests: it fetches the pinned package from the
+# npm registry and bundles it with esbuild into one ES module, so the page needs no build
+# step and `pip install -e .` stays the one set-up step. Needs node and npm.
+#
+#   sh scripts/vendor-discord-sdk.sh
+set -eu
+SDK_VERSION=2.5.0
+ESBUILD_VERSION=0.28.2
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/bot/web/static/vendor"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+npm init -y >/dev/null
+npm install --no-audit --no-fund --save-exact \
+    "@discord/embedded-app-sdk@$SDK_VERSION" "esbuild@$ESBUILD_VERSION" >/dev/null
+cat > entry.js <<'JS'
+export * from "@discord/embedded-app-sdk";
+JS
+mkdir -p "$out"
+./node_modules/.bin/esbuild entry.js --bundle --format=esm --target=es2020 \
+    --legal-comments=inline --log-level=warning \
+    --banner:js="/* @discord/embedded-app-sdk $SDK_VERSION (MIT), bundled by scripts/vendor-discord-sdk.sh */" \
+    --outfile="$out/discord-sdk.js"
+cp node_modules/@discord/embedded-app-sdk/LICENSE* "$out/LICENSE-discord-embedded-app-sdk.txt" 2>/dev/null \
+    || cp node_modules/@discord/embedded-app-sdk/license* "$out/LICENSE-discord-embedded-app-sdk.txt"
+printf '%s\n' "@discord/embedded-app-sdk $SDK_VERSION from the npm registry, bundled with esbuild $ESBUILD_VERSION" \
+    "into discord-sdk.js by scripts/vendor-discord-sdk.sh (its dependencies' licences are inlined" \
+    "as comments in the bundle)." > "$out/README.txt"
+echo "wrote $out/discord-sdk.js"
