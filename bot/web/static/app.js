@@ -24,6 +24,7 @@ const page = {
   replaying: false,
   retry: 0,
   closedForGood: false,
+  noticeVersion: null,
 };
 
 /** The table id from the path (`/live/table/<id>`); ids are never in the query. */
@@ -140,6 +141,7 @@ function receive(message) {
 }
 
 function notice(text, refused) {
+  page.noticeVersion = text && page.state ? page.state.version : null;
   const box = $("notice");
   box.textContent = text || "";
   box.hidden = !text;
@@ -156,10 +158,8 @@ function onState(state) {
     page.chosen = [];
     page.pending = false;
   }
-  if (previous && previous.version !== state.version && !page.pending) {
-    // A newer state answers the last notice's move; keep a refusal visible until then.
-    if (!$("notice").classList.contains("refused")) notice("", false);
-  }
+  // A notice (played / refused) stays through the state its move made, then goes.
+  if (page.noticeVersion !== null && state.version > page.noticeVersion + 1) notice("", false);
   if (!page.replaying) show(state);
   if (state.finished && !page.frames && page.socket) {
     page.socket.send(JSON.stringify({ type: "replay" }));

@@ -76,10 +76,14 @@ class StubTable:
     version: int = 1
     moves: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
+    position: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         self.module = GAMES[self.game]
-        self.state = self.module.new_game(self.players, {}, self.seed)
+        if self.position is not None:
+            self.state = self.module.from_position(self.position)
+        else:
+            self.state = self.module.new_game(self.players, {}, self.seed)
         self.frames.append(self.message(None))
 
     # -- what a reader receives ------------------------------------------------------------
@@ -108,6 +112,10 @@ class StubTable:
                 if text.split(":")[-1].startswith("E"):
                     colour = text.split(":")[-1][1:] or str(view.get("turn", seat))
                     path.append("pawn:k" + colour)
+                walks = text.partition(":")[2].split(",")
+                if text.startswith("7:") and len(walks) == 2:
+                    # A split 7 may be clicked in either order of its pawns.
+                    result.append({"path": race_path("7:" + walks[1] + "," + walks[0]), "text": text})
             result.append({"path": path, "text": text})
         return result
 
@@ -173,6 +181,10 @@ class StubTable:
             for n, (mover, events) in enumerate(self.moves[start:], start + 1)
         ]
 
+    def state_phase(self) -> str:
+        """The engine view's phase (``place`` / ``figure`` in Carcassonne)."""
+        return str(self.module.view(self.state, None).get("phase"))
+
     def play(self, seat: int, path: list[str]) -> str | None:
         """Apply the option with ``path``; the move's text, or ``None`` when refused."""
         for option in self.options(seat):
@@ -214,8 +226,10 @@ class Stub:
         self.extra_pages: dict[str, str] = {}
         self.app.router.add_get("/test/{name}", self.test_page)
 
-    def add_table(self, game: str, players: int, seed: int) -> StubTable:
-        table = StubTable(len(self.tables) + 1, game, players, seed)
+    def add_table(
+        self, game: str, players: int, seed: int, position: dict[str, Any] | None = None
+    ) -> StubTable:
+        table = StubTable(len(self.tables) + 1, game, players, seed, position=position)
         self.tables[table.number] = table
         return table
 
@@ -331,6 +345,12 @@ def running(stub: Stub) -> Iterator[str]:
         yield f"http://127.0.0.1:{holder['port']}"
     finally:
         assert stub.loop is not None
+
+        async def close_sockets() -> None:
+            for ws, _number, _seat in stub.sockets:
+                await ws.close()
+
+        stub.call(close_sockets)
         stub.loop.call_soon_threadsafe(stub.loop.stop)
         thread.join(10)
 

@@ -479,8 +479,9 @@ export class RaceBoard {
       }
       const r = L.pawnR + 9;
       const ring = el("circle", {
-        cx: p[0], cy: p[1], r, fill: kind === "field" ? tint(HIGHLIGHT, 0.75) : "none",
-        "fill-opacity": kind === "field" ? 0.6 : 1, stroke: HIGHLIGHT, "stroke-width": 5,
+        // A pawn's ring is filled invisibly so that the whole disc takes the tap.
+        cx: p[0], cy: p[1], r, fill: tint(HIGHLIGHT, 0.75),
+        "fill-opacity": kind === "field" ? 0.6 : 0, stroke: HIGHLIGHT, "stroke-width": 5,
         class: "target", "data-target": id, "data-step": step,
       }, lit);
       ring.style.cursor = "pointer";
