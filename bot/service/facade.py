@@ -50,6 +50,7 @@ from bot.service.announce import Announcer
 from bot.service.bot_turns import BotTurns
 from bot.service.games import GameLoader, Games, default_loader
 from bot.service.hints import Hints, TableHint
+from bot.service.live import Changes, LiveFeed
 from bot.service.lobby import Lobby
 from bot.service.outbox import Outbox
 from bot.service.play import Play
@@ -129,6 +130,7 @@ class TableService:
         self._schedule = schedule = Schedule()
         self._results = results = Results(storage, games)
         tournament_hook = LaterHook()
+        self._changes = changes = Changes()
         self._outbox = Outbox(storage, self.clock)
         # After each commit: the result of a finished game first, then the clock.
         self._store = store = TableStore(
@@ -136,7 +138,7 @@ class TableService:
             games,
             self.clock,
             snapshot_every=snapshot_every,
-            after_commit=(results, schedule, tournament_hook),
+            after_commit=(results, schedule, tournament_hook, changes),
         )
         announcer = Announcer(games)
         steps = Steps(store, games, announcer, self.clock)
@@ -161,6 +163,8 @@ class TableService:
         self.seasons = Seasons(storage, games, self.clock)
         self._play = Play(store, games, steps, announcer, bots)
         self._views = Views(store, storage, games, announcer, snapshot_every=snapshot_every)
+        #: The live board (#33): reader states, moves by click path, replays, changes.
+        self.live = LiveFeed(store, self._play, self._views, results, changes)
         self._hints = Hints(
             store, games, search=getattr(chooser, "hint", None), time_budget=bot_time_budget
         )
