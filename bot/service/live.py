@@ -389,12 +389,13 @@ class LiveFeed:
             key = "turn.exchange" if len(to_act) > 1 else "turn.exchange_one"
             return t(key, locale, mentions=names, picked=done)
         who = seat_words(record, to_act[0], locale)
-        if record.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
+        tiles = record.game == "carcassonne"
+        if tiles and view.get("phase") == "place" and view.get("current_tile"):
             left = view.get("tiles_left")
             pile = t("turn.pile", locale, count=left) if left is not None else ""
             tile = tile_words(str(view["current_tile"])).text(locale)
             return t("turn.with_tile", locale, mention=who, tile=tile, pile=pile)
-        if record.game == "carcassonne" and view.get("phase") == "figure":
+        if tiles and view.get("phase") == "figure":
             return t("turn.figure", locale, mention=who)
         return t("turn.yours", locale, mention=who)
 
@@ -517,9 +518,7 @@ class LiveFeed:
                     "public": dict(view),
                     "seats": seats,
                     "since": since,
-                    "status": t(
-                        "live.replay_position", locale, position=position, last=len(steps)
-                    ),
+                    "status": t("live.replay_position", locale, position=position, last=len(steps)),
                     "labels": labels,
                     "to_act": [],
                     "you": None,
