@@ -241,6 +241,7 @@ class TableService:
         seat_host: bool = True,
         bot_level: str = DEFAULT_BOT_LEVEL,
         hints: bool = False,
+        live_watch: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase (see :meth:`bot.service.lobby.Lobby.create`)."""
         return await self._lobby.create(
@@ -257,6 +258,7 @@ class TableService:
             seat_host=seat_host,
             bot_level=bot_level,
             hints=hints,
+            live_watch=live_watch,
         )
 
     async def join(
