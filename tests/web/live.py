@@ -51,10 +51,10 @@ class Page:
         hello = {"type": "hello", "table": table, "session": token, "locale": locale}
         await self.socket.send_str(json.dumps(hello))
 
-    async def next(self, kind: str | None = None, timeout: float = 5.0) -> dict[str, Any]:
+    async def next(self, kind: str | None = None, wait: float = 5.0) -> dict[str, Any]:
         """The next message (of ``kind``)."""
         while True:
-            message = await self.socket.receive(timeout=timeout)
+            message = await self.socket.receive(timeout=wait)
             if message.type != aiohttp.WSMsgType.TEXT:
                 raise ConnectionError(f"socket closed: {message.type}")
             self.raw.append(message.data)
@@ -63,10 +63,10 @@ class Page:
             if kind is None or data["type"] == kind:
                 return data
 
-    async def state_at(self, version: int, timeout: float = 5.0) -> dict[str, Any]:
+    async def state_at(self, version: int, wait: float = 5.0) -> dict[str, Any]:
         """The first state at ``version`` or later."""
         while True:
-            data = await self.next("state", timeout)
+            data = await self.next("state", wait)
             if data["version"] >= version:
                 return data
 

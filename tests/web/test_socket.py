@@ -32,10 +32,12 @@ async def test_a_spectator_sees_the_public_state_and_its_update(service: TableSe
     async with live_server(service) as live, live.page() as page:
         await page.hello(table, locale="de")
         state = await page.next("state")
-        assert state["table"] == table and state["game"] == "tock"
+        assert state["table"] == table
+        assert state["game"] == "tock"
         assert state["you"] is None
-        assert state["public"]["viewer"] is None and state["locale"] == "de"
-        assert [s["name"] for s in state["seats"]][0] == "Ann"
+        assert state["public"]["viewer"] is None
+        assert state["locale"] == "de"
+        assert next(s["name"] for s in state["seats"]) == "Ann"
         assert state["status"] == "Ann ist am Zug."
         # Ann moves by a button: the page follows within a moment.
         info = await service.private_info(table, ANN)
@@ -51,7 +53,8 @@ async def test_spectating_is_refused_unless_the_host_allowed_it(service: TableSe
     async with live_server(service) as live, live.page() as page:
         await page.hello(table)
         error = await page.next()
-        assert error == {"type": "error", "text": "There is no such table, or you may not watch it."}
+        no_table = "There is no such table, or you may not watch it."
+        assert error == {"type": "error", "text": no_table}
         with pytest.raises(ConnectionError):
             await page.next()
     # The same words for a table that does not exist.
@@ -71,7 +74,9 @@ async def test_a_page_from_another_origin_is_refused(service: TableService) -> N
             await page.hello(table)
             assert (await page.next())["type"] == "state"
         async with live.http.post(
-            live.url("/live/api/token"), json={"code": "x"}, headers={"Origin": "https://evil.example"}
+            live.url("/live/api/token"),
+            json={"code": "x"},
+            headers={"Origin": "https://evil.example"},
         ) as answer:
             assert answer.status == 403
 
@@ -86,10 +91,14 @@ async def test_a_seated_player_moves_from_the_page(service: TableService) -> Non
     async with live_server(service) as live, live.page() as page:
         state = await seated_page(page, table)
         you = state["you"]
-        assert you["seat"] == 0 and len(you["hand"]) == 5 and you["options"]
+        assert you["seat"] == 0
+        assert len(you["hand"]) == 5
+        assert you["options"]
         option = you["options"][0]
-        assert all(step in you["targets"] or not step.startswith(("card:", "act:"))
-                   for step in option["path"])
+        assert all(
+            step in you["targets"] or not step.startswith(("card:", "act:"))
+            for step in option["path"]
+        )
         await page.move(state["version"], option["path"])
         played = await page.next("played")
         assert played["text"].startswith("Played: ")
@@ -97,7 +106,8 @@ async def test_a_seated_player_moves_from_the_page(service: TableService) -> Non
         assert after["version"] > state["version"]
         # The thread gets the move's digest as after a button.
         await asyncio.sleep(0.05)
-        assert live.delivered and live.delivered[0].public[0].by_person
+        assert live.delivered
+        assert live.delivered[0].public[0].by_person
 
 
 async def test_bad_moves_are_refused_in_words_and_change_nothing(service: TableService) -> None:
