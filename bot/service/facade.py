@@ -187,9 +187,17 @@ class TableService:
         of the constructor: a front end knows its guilds only once it is connected."""
         if owns_guild is not None:
             self.owns_guild = owns_guild
+        await self.watch_other_processes()
         await self._results.recover(self.owns_guild)
         self._clock_loop.start(await self._store.tables_with_deadline(), self.owns_guild)
         await self.tournaments.start(self.owns_guild)
+
+    async def watch_other_processes(self) -> None:
+        """Hear of every other process's commits (a storage shared by several processes,
+        PostgreSQL: its change feed), so the live board follows tables moved elsewhere."""
+        watch = getattr(self.storage, "watch_changes", None)
+        if watch is not None:
+            await watch(self._changes.changed)
 
     async def stop(self) -> None:
         """Stop the bots' background turns and the clock loop (storage stays open; its owner

@@ -141,13 +141,17 @@ class Hub:
         return text
 
     async def send_state(self, client: Client) -> None:
-        """Send ``client`` the table's state for its reader."""
+        """Send ``client`` the table's state for its reader (again, if asked)."""
         text = await self.state_text(client.table_id, client.user_id, client.locale)
-        await self._send(client, text)
+        await self._send(client, text, again=True)
 
-    async def _send(self, client: Client, text: str) -> None:
+    async def _send(self, client: Client, text: str, *, again: bool = False) -> None:
         version = _version_of(text)
-        if version < client.sent or client.socket.closed:
+        # Never an older state after a newer one; the same one once (a commit of this
+        # process is told by the store and again by the database's change feed).
+        if version < client.sent or (version == client.sent and not again):
+            return
+        if client.socket.closed:
             return
         client.sent = version
         with contextlib.suppress(ConnectionError, RuntimeError):
