@@ -22,6 +22,7 @@ from bot.bots.pool import BotPool, machine_cores
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
 from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
+from bot.discord_ui.live_links import LiveLinks
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.render_pool import RenderPool, render_workers
 from bot.discord_ui.rendering import Renderer
@@ -167,6 +168,7 @@ async def _serve(
         ) as desk,
     ):
         desk.retry_interval = settings.board_retry_seconds
+        desk.publisher.live = live_links(settings)
         desk.service.outbox_lease_seconds = settings.outbox_lease_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         # A sharded process arms the clocks and posts the results of its own guilds only.
@@ -190,6 +192,13 @@ async def _serve(
             finally:
                 collector.cancel()
                 await desk.service.stop()
+
+
+def live_links(settings: Settings) -> LiveLinks | None:
+    """The live board's buttons on every board, when this process serves it (#33)."""
+    if settings.web_port is None or not settings.web_public_url:
+        return None
+    return LiveLinks(settings.web_public_url, activity=bool(settings.discord_client_id))
 
 
 def _render_pool(settings: Settings) -> RenderPool | None:
