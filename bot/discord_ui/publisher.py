@@ -23,6 +23,7 @@ from bot.discord_ui import digest
 from bot.discord_ui import tile_words as carcassonne
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.live_links import LiveLinks
 from bot.discord_ui.pace import Pace
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
@@ -84,11 +85,25 @@ def board_view(
     view: Any,
     locale: str = "en",
     placements: Sequence[discord.ui.Item[Any]] | None = None,
+    live: LiveLinks | None = None,
 ) -> discord.ui.View | None:
     """The controls of the newest board: "Show my hand" (race); in Carcassonne the public
-    ``placements`` selects when given, else "Place tile"."""
+    ``placements`` selects when given, else "Place tile"; and the live board's buttons when
+    ``live`` (#33)."""
     if table.phase is not Phase.PLAYING:
         return None
+    made = _board_controls(table, version, locale, placements)
+    if live is not None:
+        live.add_to(made, table, locale)
+    return made
+
+
+def _board_controls(
+    table: TableRecord,
+    version: int,
+    locale: str,
+    placements: Sequence[discord.ui.Item[Any]] | None,
+) -> discord.ui.View:
     if table.game == "carcassonne" and placements:
         return make_view(placements)
     if table.game == "carcassonne":
@@ -236,6 +251,8 @@ class Publisher:
         self.prompt_since: Callable[[int, int], float | None] | None = None
         #: Keeps the publisher under Discord's global rate limit (bot.discord_ui.pace).
         self.pace = Pace()
+        #: The live board's buttons on each board (#33), when the bot serves it.
+        self.live: LiveLinks | None = None
         #: The time ``prompt_since`` is measured in (the service's clock).
         self.now: Callable[[], float] = time.time
 
@@ -372,7 +389,9 @@ class Publisher:
             if told
             else await self._digest_image(table, updates, newest, locale, placements, controls)
         )
-        placements_view = board_view(table, newest.version, newest.view, locale, controls)
+        placements_view = board_view(
+            table, newest.version, newest.view, locale, controls, self.live
+        )
         kwargs: dict[str, Any] = {
             "content": text,
             "allowed_mentions": discord.AllowedMentions(
@@ -530,7 +549,11 @@ class Publisher:
                 files.append(image)
         # A reminder pings and points back at the board, which keeps the only controls.
         board = last and update.kind != "reminder"
-        view = board_view(table, update.version, update.view, locale, controls) if board else None
+        view = (
+            board_view(table, update.version, update.view, locale, controls, self.live)
+            if board
+            else None
+        )
         kwargs: dict[str, Any] = {
             "content": text[:2000] or "\u200b",
             "allowed_mentions": discord.AllowedMentions(

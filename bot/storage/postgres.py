@@ -6,8 +6,10 @@ It runs the same migrations (:mod:`bot.storage.migrations`) and the same queries
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -42,6 +44,10 @@ from bot.storage.rows import (
 
 #: Serialises schema migrations of processes starting at the same moment.
 _MIGRATION_LOCK = 0x706F6570  # "poep"
+#: The NOTIFY channel on which every commit of a table says ``<table id>:<version>``.
+CHANGES_CHANNEL = "poeppel_tables"
+
+log = logging.getLogger(__name__)
 
 
 class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOutboxMixin):
@@ -53,6 +59,8 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        #: The connection that listens to other processes' commits (see watch_changes).
+        self._listening: asyncpg.Connection | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -75,8 +83,28 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
                     await conn.execute(migrations.render(statement, migrations.POSTGRES))
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
 
+    async def watch_changes(self, changed: Callable[[int, int], None]) -> None:
+        """Call ``changed(table_id, version)`` after every commit of a table by any process
+        sharing the database (this one's too), over ``LISTEN`` on a connection of its own."""
+        if self._listening is not None:
+            return
+
+        def on_notify(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            table, _, version = payload.partition(":")
+            try:
+                changed(int(table), int(version))
+            except ValueError:
+                log.warning("a table change said %r", payload)
+
+        self._listening = await asyncpg.connect(self.url)
+        await self._listening.add_listener(CHANGES_CHANNEL, on_notify)
+
     async def close(self) -> None:
-        """Close the pool."""
+        """Close the pool (and the connection that listens to changes)."""
+        if self._listening is not None:
+            with contextlib.suppress(Exception):
+                await self._listening.close()
+            self._listening = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -99,6 +127,10 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
                 return False
             if entries:
                 await conn.executemany(numbered(APPEND_CHUNK), chunk_rows(record.id, entries))
+            # Told to every listening process when (and only if) the transaction commits.
+            await conn.execute(
+                "SELECT pg_notify($1, $2)", CHANGES_CHANNEL, f"{record.id}:{record.version}"
+            )
         return True
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> None:
