@@ -25,6 +25,8 @@ const page = {
   retry: 0,
   closedForGood: false,
   noticeVersion: null,
+  ways: [],
+  waysOf: null,
 };
 
 /** The table id from the path (`/live/table/<id>`); ids are never in the query. */
@@ -67,11 +69,13 @@ async function signInThroughDiscord() {
     response_type: "code",
     state: "",
     prompt: "none",
-    scope: ["identify"],
+    // identify: who the user is; guilds: whether they belong to the table's server.
+    scope: ["identify", "guilds"],
   });
   const answer = await postJSON("/live/api/token", {
     code,
     table: page.table,
+    guild_id: sdk.guildId,
     channel_id: sdk.channelId,
     instance_id: sdk.instanceId,
   });
@@ -104,6 +108,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     $("app").dataset.state = "disconnected";
+    if (page.state && labels(page.state).offline) $("status").textContent = labels(page.state).offline;
     page.pending = false;
     if (page.closedForGood) return;
     // Back after a moment: a restarting bot or a phone waking up.
@@ -252,18 +257,55 @@ function startsWith(path, prefix) {
   return prefix.every((target, i) => path[i] === target);
 }
 
-/** The options still possible after the clicks so far. */
+/**
+ * Every way to click each option: its own path, and for a split 7 (a card followed by
+ * several pawn-field pairs) its pawns in any order, so a player may start with either pawn.
+ * Each way keeps its option, whose own path is what is sent.
+ */
+function clickWays(options) {
+  const ways = [];
+  for (const option of options) {
+    ways.push({ path: option.path, option });
+    const head = option.path.slice(0, 1);
+    const rest = option.path.slice(1);
+    const pairs = [];
+    for (let i = 0; i + 1 < rest.length; i += 2) pairs.push(rest.slice(i, i + 2));
+    const split =
+      head.length === 1 && head[0].startsWith("card:") && pairs.length >= 2 && pairs.length <= 4 &&
+      rest.length === pairs.length * 2 &&
+      pairs.every(([a, b]) => a.startsWith("pawn:") && b.startsWith("field:"));
+    if (!split) continue;
+    for (const order of permutations(pairs).slice(1)) ways.push({ path: [...head, ...order.flat()], option });
+  }
+  return ways;
+}
+
+function permutations(items) {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+}
+
+/** The ways of clicking still open after the clicks so far. */
 function candidates() {
   const you = page.state && page.state.you;
   if (!you || page.replaying) return [];
-  return (you.options || []).filter((option) => startsWith(option.path, page.chosen));
+  if (page.waysOf !== you.options) {
+    page.waysOf = you.options;
+    page.ways = clickWays(you.options || []);
+  }
+  return page.ways.filter((way) => startsWith(way.path, page.chosen));
+}
+
+/** The different options among ``ways``. */
+function optionsOf(ways) {
+  return [...new Set(ways.map((way) => way.option))];
 }
 
 /** Words for a target drawn as a button: the server's, else the one option it completes. */
 function targetWords(id, left) {
   const you = page.state.you || {};
   if (you.targets && you.targets[id]) return you.targets[id];
-  const ending = left.filter((o) => o.path[page.chosen.length] === id);
+  const ending = optionsOf(left.filter((way) => way.path[page.chosen.length] === id));
   if (ending.length === 1) return ending[0].text;
   return "";
 }
@@ -274,6 +316,10 @@ function renderChoices() {
   const you = state && state.you;
   const box = $("you");
   box.hidden = !you || page.replaying;
+  $("spectating").hidden = !!you || !state || !labels(state).spectating;
+  if (state) $("spectating").textContent = labels(state).spectating || "";
+  $("hand-title").textContent = state ? labels(state).hand || "" : "";
+  $("hand-title").hidden = !(you && (you.hand || []).length);
   if (!you) {
     if (page.board) page.board.clear();
     return;
@@ -282,7 +328,7 @@ function renderChoices() {
   const left = candidates();
   const step = page.chosen.length;
   const next = [...new Set(left.map((o) => o.path[step]).filter((t) => t !== undefined))];
-  const complete = left.filter((o) => o.path.length === step && step > 0);
+  const complete = optionsOf(left.filter((way) => way.path.length === step && step > 0));
   // The hand: a card is lit when it starts (or is) the next step: card:<t> or give:<t>.
   const hand = $("hand");
   hand.replaceChildren();
@@ -333,8 +379,7 @@ function renderChoices() {
     const back = document.createElement("button");
     back.type = "button";
     back.className = "back";
-    back.textContent = "↶";
-    if (labels(state).back) back.setAttribute("aria-label", labels(state).back);
+    back.textContent = labels(state).cancel || "↶";
     back.addEventListener("click", () => {
       page.chosen = page.chosen.slice(0, -1);
       renderChoices();
@@ -347,9 +392,10 @@ function renderChoices() {
 function clickTarget(id) {
   if (page.pending || !page.state || !page.state.you) return;
   const left = candidates();
-  if (!left.some((o) => o.path[page.chosen.length] === id)) return;
+  if (!left.some((way) => way.path[page.chosen.length] === id)) return;
+  notice("", false);
   page.chosen = [...page.chosen, id];
-  const now = candidates();
+  const now = optionsOf(candidates());
   if (now.length === 1) {
     send(now[0]);
     return;
@@ -360,7 +406,6 @@ function clickTarget(id) {
 function send(option) {
   if (!page.socket || page.socket.readyState !== WebSocket.OPEN) return;
   page.pending = true;
-  page.chosen = [...option.path];
   page.socket.send(JSON.stringify({ type: "move", version: page.state.version, path: option.path }));
   renderChoices();
 }
@@ -382,6 +427,18 @@ function onReplay(frames) {
     $("replay-step").textContent = `${index + 1} / ${frames.length}`;
     show(last ? page.state : frames[index]);
   };
+  const words = labels(page.state);
+  for (const button of document.querySelectorAll("#replay-buttons button")) {
+    const step = button.dataset.step;
+    if (words[`replay_${step}`]) button.setAttribute("aria-label", words[`replay_${step}`]);
+    if (words[`replay_${step}`]) button.title = words[`replay_${step}`];
+    button.onclick = () => {
+      const now = Number(slider.value);
+      const to = { first: 0, back: now - 1, forward: now + 1, last: frames.length - 1 }[step];
+      slider.value = String(Math.max(0, Math.min(frames.length - 1, to)));
+      slider.oninput();
+    };
+  }
 }
 
 async function main() {

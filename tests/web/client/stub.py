@@ -112,10 +112,6 @@ class StubTable:
                 if text.split(":")[-1].startswith("E"):
                     colour = text.split(":")[-1][1:] or str(view.get("turn", seat))
                     path.append("pawn:k" + colour)
-                walks = text.partition(":")[2].split(",")
-                if text.startswith("7:") and len(walks) == 2:
-                    # A split 7 may be clicked in either order of its pawns.
-                    result.append({"path": race_path("7:" + walks[1] + "," + walks[0]), "text": text})
             result.append({"path": path, "text": text})
         return result
 

@@ -115,7 +115,8 @@ def test_player_plays_a_tock_seven_split_through_the_activity(browser: Any, stub
     log = page.evaluate("() => window.rpcLog")
     assert log[0]["opcode"] == 0 and log[0]["client_id"] == server.client_id
     authorize = next(entry for entry in log if entry["cmd"] == "AUTHORIZE")
-    assert authorize["args"]["response_type"] == "code" and authorize["args"]["scope"] == ["identify"]
+    assert authorize["args"]["response_type"] == "code"
+    assert authorize["args"]["scope"] == ["identify", "guilds"]
     authenticate = next(entry for entry in log if entry["cmd"] == "AUTHENTICATE")
     assert authenticate["args"]["access_token"] == "user-token-session-1-0"
     assert next(m for m in server.received if m["type"] == "hello")["session"] == "session-1-0"
@@ -124,8 +125,9 @@ def test_player_plays_a_tock_seven_split_through_the_activity(browser: Any, stub
     frame.locator("[data-target='card:7']").click()
     lit = sorted(frame.locator(".race-board .target").evaluate_all("ns => ns.map(n => n.dataset.target)"))
     assert lit == ["pawn:r2", "pawn:r20"]
-    sent = click_path(frame, server, ["pawn:r2", "field:r5"])
-    # The rest of the 7 is forced (r20 four steps): sent without another click.
+    # The second pawn first (the options list it second): four steps of r20, and the rest
+    # of the 7 is forced (r2 three steps), so the move goes without another click.
+    sent = click_path(frame, server, ["pawn:r20", "field:r24"])
     assert sent == ["card:7", "pawn:r2", "field:r5", "pawn:r20", "field:r24"]
     frame.locator("#notice").wait_for(state="visible", timeout=5000)
     frame.locator(".pawn[data-pos='r24']").wait_for(timeout=5000)
