@@ -11,15 +11,11 @@ from __future__ import annotations
 import asyncio
 import io
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from renderer.carcassonne.tiledata import all_tile_ids, tile_facts
 from renderer.carcassonne.tiles import segment_spot, tile_image
-
-if TYPE_CHECKING:
-    from bot.web.server import WebConfig
 
 #: Pixel size of a served tile: twice the largest cell the page draws on a wide screen.
 TILE_PX = 192
@@ -47,8 +43,9 @@ def figure_spots() -> dict[str, dict[str, list[float]]]:
     }
 
 
-def add_asset_routes(app: web.Application, config: WebConfig) -> None:
-    """``GET /live/tiles/<id>.png``, ``GET /live/tiles.json`` and ``GET /live/api/config``."""
+def add_asset_routes(app: web.Application, client_id: str | None) -> None:
+    """``GET /live/tiles/<id>.png``, ``GET /live/tiles.json`` and ``GET /live/api/config``
+    (``client_id``: the Discord application's id, which the Activity's SDK needs)."""
     known = frozenset(all_tile_ids())
 
     async def tile(request: web.Request) -> web.Response:
@@ -57,9 +54,7 @@ def add_asset_routes(app: web.Application, config: WebConfig) -> None:
             raise web.HTTPNotFound()
         # Drawn once per tile (milliseconds) off the event loop, then cached.
         body = await asyncio.to_thread(tile_png, tile_id)
-        return web.Response(
-            body=body, content_type="image/png", headers={"Cache-Control": CACHE}
-        )
+        return web.Response(body=body, content_type="image/png", headers={"Cache-Control": CACHE})
 
     async def spots(_request: web.Request) -> web.Response:
         # The first call finds every spot (about half a second): off the event loop.
@@ -68,7 +63,7 @@ def add_asset_routes(app: web.Application, config: WebConfig) -> None:
 
     async def client_config(_request: web.Request) -> web.Response:
         # The application id is public (it is in every Activity's address); no secret here.
-        return web.json_response({"client_id": config.client_id})
+        return web.json_response({"client_id": client_id})
 
     app.router.add_get("/live/tiles/{tile}.png", tile)
     app.router.add_get("/live/tiles.json", spots)

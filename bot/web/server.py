@@ -106,7 +106,7 @@ class LiveServer:
         self.app.router.add_post("/live/api/token", self.token)
         self.app.router.add_get(r"/live/api/replay/{table:\d+}", self.replay)
         self.app.router.add_get("/live/api/health", self.health)
-        add_asset_routes(self.app, config)
+        add_asset_routes(self.app, config.client_id)
         if STATIC_DIR.is_dir():
             self.app.router.add_static("/live/static/", STATIC_DIR, follow_symlinks=False)
         self.app.on_cleanup.append(self._cleanup)

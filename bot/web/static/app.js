@@ -226,11 +226,13 @@ function renderSeats(state) {
     image.width = 48;
     image.height = 48;
     image.alt = "";
+    // The pile's size only with its words (the status says it while a tile is placed).
+    const words = labels(state).tiles_left || "";
     const left = document.createElement("span");
-    left.textContent = labels(state).tiles_left || "";
+    left.textContent = words;
     const count = document.createElement("span");
     count.className = "facts";
-    count.textContent = view.tiles_left !== undefined ? String(view.tiles_left) : "";
+    count.textContent = words && view.tiles_left !== undefined ? String(view.tiles_left) : "";
     item.append(image, left, count);
     list.appendChild(item);
   }
@@ -363,7 +365,24 @@ function renderChoices() {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.target = id;
-    button.textContent = targetWords(id, left);
+    const view = state.public || {};
+    if (id.startsWith("turn:") && view.current_tile) {
+      // The tile as it would lie, beside the words.
+      const image = document.createElement("img");
+      image.src = `/live/tiles/${encodeURIComponent(view.current_tile)}.png`;
+      image.alt = "";
+      image.className = "turned-tile";
+      image.style.transform = `rotate(${Number(id.slice(5))}deg)`;
+      button.appendChild(image);
+      button.classList.add("turn");
+      // Pointing at a turn shows the tile so on the board.
+      const preview = (chosen) => page.board && page.board.highlight(onBoard, step, chosen);
+      button.addEventListener("pointerenter", () => preview([...page.chosen, id]));
+      button.addEventListener("focus", () => preview([...page.chosen, id]));
+      button.addEventListener("pointerleave", () => preview(page.chosen));
+      button.addEventListener("blur", () => preview(page.chosen));
+    }
+    button.append(targetWords(id, left));
     button.addEventListener("click", () => clickTarget(id));
     choices.appendChild(button);
   }

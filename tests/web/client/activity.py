@@ -30,7 +30,8 @@ window.addEventListener("message", (event) => {
   if (opcode === 0) {
     send({ cmd: "DISPATCH", evt: "READY", nonce: null, data: {
       v: 1,
-      config: { cdn_host: "cdn.discordapp.com", api_endpoint: "//discord.com/api", environment: "production" },
+      config: { cdn_host: "cdn.discordapp.com", api_endpoint: "//discord.com/api",
+                environment: "production" },
       user: { id: config.user_id, username: config.username, discriminator: "0" } } });
   } else if (opcode === 1 && data.cmd === "AUTHORIZE") {
     send({ cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: { code: config.code } });

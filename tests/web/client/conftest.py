@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.bot.discord.conftest import world  # noqa: F401  (the fake Discord with the bot)
 from tests.web.client.stub import Stub, running
 
 CHROMIUM = os.environ.get("POEPPEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -50,9 +51,13 @@ def page_errors() -> list[str]:
     return []
 
 
-def open_page(browser: Any, url: str, errors: list[str], width: int = 1200, height: int = 900) -> Any:
+def open_page(
+    browser: Any, url: str, errors: list[str], width: int = 1200, height: int = 900
+) -> Any:
     """A new page of ``width`` CSS px at ``url``, its uncaught errors appended to ``errors``."""
-    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, device_scale_factor=1
+    )
     page = context.new_page()
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)

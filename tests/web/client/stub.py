@@ -35,7 +35,7 @@ SUITS = ("♣", "♦", "♥", "♠")
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def race_path(move: str) -> list[str]:
@@ -126,7 +126,9 @@ class StubTable:
         since = self._since(seat)
         to_act = sorted(self.module.seats_to_act(self.state))
         finished = self.module.outcome(self.state) is not None
-        status = "Game over" if finished else "To play: " + ", ".join(f"Player {s + 1}" for s in to_act)
+        status = (
+            "Game over" if finished else "To play: " + ", ".join(f"Player {s + 1}" for s in to_act)
+        )
         you = None
         if seat is not None:
             own = self.module.view(self.state, seat)
@@ -134,8 +136,12 @@ class StubTable:
                 {"token": token, "text": f"{token} {SUITS[i % 4]}"}
                 for i, token in enumerate(own.get("hand") or [])
             ]
-            targets = {"act:discard": "Discard", "act:nothing": "Change nothing", "act:fold": "Fold",
-                       "figure:none": "No figure"}
+            targets = {
+                "act:discard": "Discard",
+                "act:nothing": "Change nothing",
+                "act:fold": "Fold",
+                "figure:none": "No figure",
+            }
             targets.update({f"turn:{r}": f"Turned {r}°" for r in (0, 90, 180, 270)})
             you = {
                 "seat": seat,
@@ -156,9 +162,13 @@ class StubTable:
             "seats": seats,
             "since": since,
             "status": status,
-            "labels": {"title": f"{self.game.title()} · table {self.number}",
-                       "since": "Since your last turn", "replay": "Replay",
-                       "score": "Score", "tiles_left": "Tiles left"},
+            "labels": {
+                "title": f"{self.game.title()} · table {self.number}",
+                "since": "Since your last turn",
+                "replay": "Replay",
+                "score": "Score",
+                "tiles_left": "Tiles left",
+            },
             "to_act": to_act,
             "you": you,
             "finished": finished,
@@ -173,7 +183,12 @@ class StubTable:
         else:
             start = max(0, len(self.moves) - 4)
         return [
-            {"number": n, "seat": mover, "text": f"Move {n} by Player {mover + 1}", "events": events}
+            {
+                "number": n,
+                "seat": mover,
+                "text": f"Move {n} by Player {mover + 1}",
+                "events": events,
+            }
             for n, (mover, events) in enumerate(self.moves[start:], start + 1)
         ]
 
@@ -233,7 +248,9 @@ class Stub:
         return web.FileResponse(STATIC / "index.html")
 
     async def test_page(self, request: web.Request) -> web.Response:
-        return web.Response(text=self.extra_pages[request.match_info["name"]], content_type="text/html")
+        return web.Response(
+            text=self.extra_pages[request.match_info["name"]], content_type="text/html"
+        )
 
     async def tile(self, request: web.Request) -> web.Response:
         image = tile_image(request.match_info["tile"], 0, 192)
@@ -242,7 +259,9 @@ class Stub:
         return web.Response(body=out.getvalue(), content_type="image/png")
 
     async def spots(self, request: web.Request) -> web.Response:
-        data = {tile: {k: list(v) for k, v in _segment_spots(tile).items()} for tile in all_tile_ids()}
+        data = {
+            tile: {k: list(v) for k, v in _segment_spots(tile).items()} for tile in all_tile_ids()
+        }
         return web.json_response(data)
 
     async def config(self, request: web.Request) -> web.Response:
@@ -253,7 +272,9 @@ class Stub:
         session, table = self.codes.get(str(body.get("code")), (None, None))
         if session is None:
             return web.json_response({"error": "no"}, status=403)
-        return web.json_response({"access_token": "user-token-" + session, "session": session, "table": table})
+        return web.json_response(
+            {"access_token": "user-token-" + session, "session": session, "table": table}
+        )
 
     async def socket(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(heartbeat=20)

@@ -15,7 +15,7 @@ import pytest
 
 import engine.tock as tock
 from tests.web.client.activity import activity_query, parent_page
-from tests.web.client.conftest import DOCS_IMAGES, open_page
+from tests.web.client.conftest import open_page
 from tests.web.client.stub import Stub, StubTable, play_until
 
 pytestmark = pytest.mark.slow
@@ -34,14 +34,26 @@ def tock_position(hand: list[str], pawns: dict[str, list[str]]) -> dict[str, Any
 
 def pawn_positions(page: Any, seat: int) -> list[str]:
     """Where the board draws ``seat``'s pawns."""
-    return sorted(page.eval_on_selector_all(f".pawn[data-seat='{seat}']", "ns => ns.map(n => n.dataset.pos)"))
+    return sorted(
+        page.eval_on_selector_all(f".pawn[data-seat='{seat}']", "ns => ns.map(n => n.dataset.pos)")
+    )
 
 
 def wait_version(page: Any, version: int) -> None:
-    page.wait_for_function(f"() => Number(document.getElementById('app').dataset.version) >= {version}", timeout=5000)
+    page.wait_for_function(
+        f"() => Number(document.getElementById('app').dataset.version) >= {version}", timeout=5000
+    )
 
 
-def sign_in_page(browser: Any, base: str, stub: Stub, table: StubTable, seat: int, errors: list[str], width: int = 1200) -> tuple[Any, Any]:
+def sign_in_page(
+    browser: Any,
+    base: str,
+    stub: Stub,
+    table: StubTable,
+    seat: int,
+    errors: list[str],
+    width: int = 1200,
+) -> tuple[Any, Any]:
     """The Activity: a parent page playing Discord's client around the live page; the player
     of ``seat`` signs in with an OAuth2 code the stub's token route knows. Returns (parent
     page, the live page's frame) once the seated player's hand shows."""
@@ -50,7 +62,11 @@ def sign_in_page(browser: Any, base: str, stub: Stub, table: StubTable, seat: in
     table.users[session] = seat
     stub.codes[code] = (session, table.number)
     stub.extra_pages[f"parent-{table.number}.html"] = parent_page(
-        f"/{activity_query()}", code=code, user_id=f"10{seat}", username=f"player{seat}", client_id=stub.client_id
+        f"/{activity_query()}",
+        code=code,
+        user_id=f"10{seat}",
+        username=f"player{seat}",
+        client_id=stub.client_id,
     )
     page = open_page(browser, f"{base}/test/parent-{table.number}.html", errors, width=width)
     frame = page.frame_locator("#activity")
@@ -76,7 +92,9 @@ def click_path(frame: Any, stub: Stub, path: list[str]) -> list[str]:
     raise AssertionError(f"no move sent after clicking {path}")
 
 
-def test_spectator_follows_a_table_live(browser: Any, stub: tuple[Stub, str], page_errors: list[str]) -> None:
+def test_spectator_follows_a_table_live(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
     server, base = stub
     table = server.add_table("tock", 4, 7)
     play_until(table, lambda t: len(t.moves) >= 12)
@@ -89,7 +107,9 @@ def test_spectator_follows_a_table_live(browser: Any, stub: tuple[Stub, str], pa
     # A move made elsewhere (through Discord) shows within a moment.
     version = table.version
     seat = min(tock.seats_to_act(table.state))
-    move = next(str(m) for m in tock.legal_moves(table.state, seat) if ":r" in str(m) or ":E" in str(m))
+    move = next(
+        str(m) for m in tock.legal_moves(table.state, seat) if ":r" in str(m) or ":E" in str(m)
+    )
     before = pawn_positions(page, seat)
     server.move_elsewhere(table.number, move)
     wait_version(page, version + 1)
@@ -101,19 +121,29 @@ def test_spectator_follows_a_table_live(browser: Any, stub: tuple[Stub, str], pa
     assert page.locator("#you").is_hidden()
     assert page.locator("#hand button").count() == 0
     hello = next(m for m in server.received if m["type"] == "hello")
-    assert hello["session"] is None and hello["table"] == table.number
+    assert hello["session"] is None
+    assert hello["table"] == table.number
     assert page.evaluate("() => window.poeppelLive.state.you") is None
     assert not page_errors
 
 
-def test_player_plays_a_tock_seven_split_through_the_activity(browser: Any, stub: tuple[Stub, str], page_errors: list[str]) -> None:
+def test_player_plays_a_tock_seven_split_through_the_activity(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
     server, base = stub
-    pawns = {"0": ["r2", "r20", "k0", "k0"], "1": ["r30", "k1", "k1", "k1"], "2": ["k2"] * 4, "3": ["k3"] * 4}
+    pawns = {
+        "0": ["r2", "r20", "k0", "k0"],
+        "1": ["r30", "k1", "k1", "k1"],
+        "2": ["k2"] * 4,
+        "3": ["k3"] * 4,
+    }
     table = server.add_table("tock", 4, 1, position=tock_position(["7", "J", "2", "5", "8"], pawns))
     page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
-    # The SDK's handshake carried the client id; authorize asked for a code, authenticate got a token.
+    # The SDK's handshake carried the client id; authorize asked for a code, authenticate
+    # got the token the server answered.
     log = page.evaluate("() => window.rpcLog")
-    assert log[0]["opcode"] == 0 and log[0]["client_id"] == server.client_id
+    assert log[0]["opcode"] == 0
+    assert log[0]["client_id"] == server.client_id
     authorize = next(entry for entry in log if entry["cmd"] == "AUTHORIZE")
     assert authorize["args"]["response_type"] == "code"
     assert authorize["args"]["scope"] == ["identify", "guilds"]
@@ -123,7 +153,9 @@ def test_player_plays_a_tock_seven_split_through_the_activity(browser: Any, stub
     # Only the playable cards are lit; the 7 first, then the pawn on r2 and three steps.
     assert frame.locator("#hand button.lit").count() == 5
     frame.locator("[data-target='card:7']").click()
-    lit = sorted(frame.locator(".race-board .target").evaluate_all("ns => ns.map(n => n.dataset.target)"))
+    lit = sorted(
+        frame.locator(".race-board .target").evaluate_all("ns => ns.map(n => n.dataset.target)")
+    )
     assert lit == ["pawn:r2", "pawn:r20"]
     # The second pawn first (the options list it second): four steps of r20, and the rest
     # of the 7 is forced (r2 three steps), so the move goes without another click.
@@ -135,11 +167,18 @@ def test_player_plays_a_tock_seven_split_through_the_activity(browser: Any, stub
     assert not page_errors
 
 
-def test_player_swaps_with_a_jack_by_clicking(browser: Any, stub: tuple[Stub, str], page_errors: list[str]) -> None:
+def test_player_swaps_with_a_jack_by_clicking(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
     server, base = stub
-    pawns = {"0": ["r2", "r20", "k0", "k0"], "1": ["r30", "k1", "k1", "k1"], "2": ["k2"] * 4, "3": ["k3"] * 4}
+    pawns = {
+        "0": ["r2", "r20", "k0", "k0"],
+        "1": ["r30", "k1", "k1", "k1"],
+        "2": ["k2"] * 4,
+        "3": ["k3"] * 4,
+    }
     table = server.add_table("tock", 4, 1, position=tock_position(["7", "J", "2", "5", "8"], pawns))
-    page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
+    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
     sent = click_path(frame, server, ["card:J", "pawn:r20", "pawn:r30"])
     assert sent == ["card:J", "pawn:r20", "pawn:r30"]
     frame.locator(".pawn[data-seat='0'][data-pos='r30']").wait_for(timeout=5000)
@@ -147,18 +186,25 @@ def test_player_swaps_with_a_jack_by_clicking(browser: Any, stub: tuple[Stub, st
     assert not page_errors
 
 
-def test_player_places_a_carcassonne_tile_with_a_figure(browser: Any, stub: tuple[Stub, str], page_errors: list[str]) -> None:
+def test_player_places_a_carcassonne_tile_with_a_figure(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
     server, base = stub
     table = server.add_table("carcassonne", 2, 4)
-    play_until(table, lambda t: len(t.moves) >= 6 and t.message(0)["to_act"] == [0] and t.state_phase() == "place")
-    page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
+    play_until(
+        table,
+        lambda t: (
+            len(t.moves) >= 6 and t.message(0)["to_act"] == [0] and t.state_phase() == "place"
+        ),
+    )
+    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
     cells = frame.locator(".carcassonne-board .target[data-target^='cell:']")
     cells.first.wait_for(timeout=5000)
     # Take the cell whose options offer a figure on a city, road or field.
     you = table.message(0)["you"]
     cell = you["options"][0]["path"][0]
     frame.locator(f"[data-target='{cell}']").click()
-    turns = frame.locator(".turn-choice")
+    turns = frame.locator("#choices [data-target^='turn:']")
     if turns.count():
         turns.first.click()
     spot = frame.locator(".carcassonne-board .target[data-target^='figure:']").first

@@ -200,8 +200,9 @@ export class CarcassonneBoard {
 
   /**
    * Light up ``targets``. ``chosen`` (the clicks so far) says where the new tile would lie:
-   * after a cell the tile is shown there and the turns are offered beside it; after a turn
-   * the figure spots of the turned tile. Returns the ids not drawn on the board.
+   * after a cell the tile is shown there, turned as the first turn offered (the page offers
+   * the turns as buttons); after a turn, the figure spots of the turned tile. Returns the
+   * ids not drawn on the board.
    */
   highlight(targets, step = 0, chosen = []) {
     this.lastHighlight = [targets, step, chosen];
@@ -240,23 +241,6 @@ export class CarcassonneBoard {
         const r = el("rect", { x: ox + 4, y: oy + 4, width: T - 8, height: T - 8, rx: 8, fill: tint(HIGHLIGHT, 0.7), "fill-opacity": 0.55, stroke: HIGHLIGHT, "stroke-width": 5, class: "target", "data-target": id }, lit);
         r.style.cursor = "pointer";
         spots.push({ id, x: ox + T / 2, y: oy + T / 2, r: T * 0.72 });
-      } else if (kind === "turn" && cell && current) {
-        // The turns as small tiles in a row under (or over) the cell.
-        const index = turns.indexOf(id);
-        const size = T * 0.8;
-        const gap = 8;
-        const total = turns.length * size + (turns.length - 1) * gap;
-        const [ox, oy] = this.origin(cell[0], cell[1]);
-        const vbW = this.bounds.cols * T;
-        const vbH = this.bounds.rows * T;
-        let left = Math.min(Math.max(ox + T / 2 - total / 2, 0), Math.max(0, vbW - total));
-        let top = oy + T + 10 + size <= vbH ? oy + T + 10 : oy - size - 10;
-        const x = left + index * (size + gap);
-        const group = el("g", { class: "target turn-choice", "data-target": id }, lit);
-        el("rect", { x: x - 4, y: top - 4, width: size + 8, height: size + 8, rx: 6, fill: WHITE, stroke: HIGHLIGHT, "stroke-width": 4 }, group);
-        el("image", { href: this.tileUrl(current), x, y: top, width: size, height: size, preserveAspectRatio: "none", transform: `rotate(${Number(pos)} ${x + size / 2} ${top + size / 2})` }, group);
-        group.style.cursor = "pointer";
-        spots.push({ id, x: x + size / 2, y: top + size / 2, r: size * 0.62 });
       } else if (kind === "figure" && figureTile && pos !== "none") {
         const segment = targetSegment(pos);
         const [sx, sy] = this.spot(figureTile.tile, figureTile.rot || 0, segment);
