@@ -77,6 +77,8 @@ class StubTable:
     moves: list[tuple[int, list[dict[str, Any]]]] = field(default_factory=list)
     frames: list[dict[str, Any]] = field(default_factory=list)
     position: dict[str, Any] | None = None
+    #: Declared over by the test (a whole game takes long): the page then shows the replay.
+    over: bool = False
 
     def __post_init__(self) -> None:
         self.module = GAMES[self.game]
@@ -125,7 +127,7 @@ class StubTable:
         ]
         since = self._since(seat)
         to_act = sorted(self.module.seats_to_act(self.state))
-        finished = self.module.outcome(self.state) is not None
+        finished = self.over or self.module.outcome(self.state) is not None
         status = (
             "Game over" if finished else "To play: " + ", ".join(f"Player {s + 1}" for s in to_act)
         )
@@ -306,6 +308,17 @@ class Stub:
             elif data.get("type") == "replay" and number is not None:
                 await ws.send_json({"type": "replay", "frames": self.tables[number].frames})
         return ws
+
+    def finish(self, number: int) -> None:
+        """Declare table ``number`` over and tell its sockets."""
+
+        async def run() -> None:
+            table = self.tables[number]
+            table.over = True
+            table.version += 1
+            await self.broadcast(number)
+
+        self.call(run)
 
     async def broadcast(self, number: int) -> None:
         table = self.tables[number]

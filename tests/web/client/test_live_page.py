@@ -217,3 +217,27 @@ def test_player_places_a_carcassonne_tile_with_a_figure(
     frame.locator(f".figure[data-seat='0'][data-cell='{x},{y}']").wait_for(timeout=5000)
     assert frame.locator(f".tile[data-cell='{x},{y}']").count() == 1
     assert not page_errors
+
+
+def test_after_the_game_the_replay_slider_goes_through_the_game(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
+    server, base = stub
+    table = server.add_table("tock", 4, 7)
+    play_until(table, lambda t: len(t.moves) >= 20)
+    page = open_page(browser, f"{base}/live/table/{table.number}", page_errors, width=400)
+    page.wait_for_selector(".race-board .pawn")
+    assert page.locator("#replay-box").is_hidden()
+    server.finish(table.number)
+    page.locator("#replay-box").wait_for(timeout=5000)
+    assert {"type": "replay"} in server.received
+    assert page.locator("#replay-title").inner_text() == "Replay"
+    # The first frame: every pawn in its kennel; the last: the board as it ended.
+    page.click("#replay-buttons [data-step='first']")
+    assert page.locator(".pawn[data-pos^='r']").count() == 0
+    assert page.locator("#replay-step").inner_text() == f"1 / {len(table.frames)}"
+    page.click("#replay-buttons [data-step='forward']")
+    assert page.locator("#replay-step").inner_text() == f"2 / {len(table.frames)}"
+    page.click("#replay-buttons [data-step='last']")
+    assert page.locator(".pawn[data-pos^='r']").count() > 0
+    assert not page_errors
