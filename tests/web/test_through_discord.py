@@ -119,7 +119,7 @@ async def test_the_page_follows_the_buttons_and_moves_for_the_thread(world: Worl
 
 
 async def test_a_code_is_good_once_and_another_server_is_not_signed_into(world: World) -> None:
-    table_id, thread = await start_for_two(world, "tock", 5)
+    table_id, _thread = await start_for_two(world, "tock", 5)
     service = world.desk.service
     stranger_guild = world.fake.add_guild("Elsewhere")
     stranger = world.fake.add_user("mallory", guild=stranger_guild)
@@ -151,6 +151,6 @@ async def test_command_sync_keeps_the_entry_point_command(world: World) -> None:
     count = await sync_global(world.bot)
     stored = world.fake.global_commands
     assert count == len(stored) - 1
-    assert [c for c in stored if c["type"] == 4][0]["id"] == entry["id"]
+    assert next(c for c in stored if c["type"] == 4)["id"] == entry["id"]
     # discord.py's own bulk overwrite would have lost it: Discord refuses that (50240).
     assert len([c for c in stored if c["type"] == 1]) > 5
