@@ -154,3 +154,20 @@ async def test_command_sync_keeps_the_entry_point_command(world: World) -> None:
     assert next(c for c in stored if c["type"] == 4)["id"] == entry["id"]
     # discord.py's own bulk overwrite would have lost it: Discord refuses that (50240).
     assert len([c for c in stored if c["type"] == 1]) > 5
+
+
+async def test_the_host_lets_anyone_watch_with_the_table_option(world: World) -> None:
+    opened = await world.alice.slash(world.channel, "tock new", players=2, watch_live=True)
+    open_table = int(opened.text.split("#", 1)[1].split(" ", 1)[0])
+    closed = await world.alice.slash(world.channel, "tock new", players=2)
+    closed_table = int(closed.text.split("#", 1)[1].split(" ", 1)[0])
+    async with live_server(world.desk.service) as live:
+        async with live.page() as page:
+            await page.hello(open_table)
+            state = await page.next()
+            assert state["type"] == "state"
+            assert state["public"] is None  # still in the lobby
+            assert state["status"].startswith("Waiting for players.")
+        async with live.page() as page:
+            await page.hello(closed_table)
+            assert (await page.next())["type"] == "error"
