@@ -376,9 +376,11 @@ class FrontDesk:
         hints: bool = False,
         *,
         bot_level: str = DEFAULT_BOT_LEVEL,
+        live_watch: bool = False,
     ) -> None:
         """``/<game> new``: create the table, post its lobby and open its thread; its bots
-        play at ``bot_level`` unless the host adds one of another level."""
+        play at ``bot_level`` unless the host adds one of another level; ``live_watch`` lets
+        anyone with the link watch its live board (#33)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel = interaction.channel
         locale, public = locale_of(interaction), guild_locale_of(interaction)
@@ -401,6 +403,7 @@ class FrontDesk:
                 seed=self.seed_for_new_table(),
                 hints=hints,
                 bot_level=bot_level,
+                live_watch=live_watch,
             )
         except TableError as error:
             await reply_private(interaction, error.text(locale))

@@ -29,6 +29,7 @@ from bot.model.table import (
     NotYourTurn,
     Phase,
     StaleVersion,
+    TableError,
     TableNotFound,
     TableRecord,
 )
@@ -61,6 +62,12 @@ class ForgedPath(IllegalMoveError):
     """A path that is none of the reader's options now."""
 
     default_key = "live.refused.path"
+
+
+class NoReplayYet(TableError):
+    """The replay is asked for while the game is still played."""
+
+    default_key = "live.refused.replay"
 
 
 def may_watch_openly(record: TableRecord) -> bool:
@@ -494,7 +501,7 @@ class LiveFeed:
         any move), from the history the replay viewer reads. Refused while it is played."""
         record = await self._store.get(table_id)
         if record.phase is not Phase.FINISHED:
-            raise TableNotFound(table=table_id)
+            raise NoReplayYet()
         record, first, steps = await self._results.public_history(table_id)
         seats = self._seats(record, first, locale)
         labels = self._labels(record, locale)

@@ -172,8 +172,9 @@ class LiveServer:
             record = await self.service.get(table_id)
             member = record.guild_id in user.guilds
             await self.service.live.may_watch(table_id, user.user_id, member)
-        except TableError as error:
-            return _error(404, error.text(user.locale))
+        except TableError:
+            # The same words whether it does not exist or is not for this user.
+            return _error(404, t("live.no_table", user.locale))
         session = Session(user.user_id, table_id, user.locale, member)
         return web.json_response(
             {

@@ -45,6 +45,8 @@ class Page:
         self.socket = socket
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        #: The newest state received.
+        self.latest: dict[str, Any] | None = None
 
     async def hello(self, table: int, token: str | None = None, locale: str = "en") -> None:
         """Say hello."""
@@ -60,11 +62,15 @@ class Page:
             self.raw.append(message.data)
             data: dict[str, Any] = json.loads(message.data)
             self.received.append(data)
+            if data["type"] == "state":
+                self.latest = data
             if kind is None or data["type"] == kind:
                 return data
 
     async def state_at(self, version: int, wait: float = 5.0) -> dict[str, Any]:
-        """The first state at ``version`` or later."""
+        """The newest state if it is at ``version`` or later, else the next one that is."""
+        if self.latest is not None and self.latest["version"] >= version:
+            return self.latest
         while True:
             data = await self.next("state", wait)
             if data["version"] >= version:
