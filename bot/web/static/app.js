@@ -107,10 +107,10 @@ function connect() {
     receive(message);
   });
   socket.addEventListener("close", () => {
+    page.pending = false;
+    if (page.closedForGood) return; // the server said why (an error): no retry
     $("app").dataset.state = "disconnected";
     if (page.state && labels(page.state).offline) $("status").textContent = labels(page.state).offline;
-    page.pending = false;
-    if (page.closedForGood) return;
     // Back after a moment: a restarting bot or a phone waking up.
     const delay = Math.min(10000, 500 * 2 ** page.retry++);
     setTimeout(connect, delay);
@@ -205,6 +205,13 @@ function renderSeats(state) {
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = (winners.has(seat.seat) ? "★ " : "") + (seat.name || "");
+    const mine = state.you && state.you.seat === seat.seat;
+    const notes = [seat.team, mine ? labels(state).you : null].filter(Boolean);
+    if (notes.length) {
+      const small = document.createElement("small");
+      small.textContent = " · " + notes.join(" · ");
+      name.appendChild(small);
+    }
     const facts = document.createElement("span");
     facts.className = "facts";
     if (state.game === "carcassonne") {

@@ -270,3 +270,24 @@ async def test_screenshots_of_a_seated_player_choosing(world: World, game: str) 
             )
             await page.context.close()
     assert not errors
+
+
+async def test_outside_discord_the_page_shows_only_tables_open_to_watch(world: World) -> None:
+    """A plain browser (no Activity, no session): the *Watch live* link of a table whose host
+    let anyone watch shows the board; another table's link shows the server's words only."""
+    open_id, _ = await start_for_two(world, "tock", 5, watch_live=True)
+    closed_id, _ = await start_for_two(world, "tock", 6)
+    errors: list[str] = []
+    async with served(world) as (site, browser):
+        page = await browser.new_page(viewport={"width": 400, "height": 800})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(f"{site.base}/live/table/{open_id}")
+        await page.locator(".race-board .pawn").first.wait_for(timeout=10000)
+        assert await page.locator(".race-board .pawn").count() == 8
+        assert await page.locator("#you").is_hidden()
+        assert await page.locator("#hand button").count() == 0
+        await page.goto(f"{site.base}/live/table/{closed_id}")
+        await page.locator("#app[data-state='error']").wait_for(timeout=10000)
+        assert await page.locator(".poeppel-board").count() == 0
+        assert await page.locator("#status").inner_text()
+    assert not errors

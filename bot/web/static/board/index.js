@@ -7,6 +7,8 @@ import { CarcassonneBoard } from "./carcassonne.js";
 /** Draw ``state`` (a ``state`` message) into ``container``; see the module comment. */
 export function drawBoard(container, state, options = {}) {
   let board = make(container, state, options);
+  const name = (s) => board.svg.setAttribute("aria-label", (s.labels && s.labels.title) || "");
+  name(state);
   let game = state.game;
   return {
     update(next) {
@@ -16,6 +18,7 @@ export function drawBoard(container, state, options = {}) {
         board = make(container, next, options);
         game = next.game;
       } else board.update(next);
+      name(next);
     },
     highlight(targets, step = 0, chosen = []) {
       return board.highlight(new Set(targets), step, chosen);
