@@ -205,11 +205,9 @@ function renderSeats(state) {
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = (winners.has(seat.seat) ? "★ " : "") + (seat.name || "");
-    const mine = state.you && state.you.seat === seat.seat;
-    const notes = [seat.team, mine ? labels(state).you : null].filter(Boolean);
-    if (notes.length) {
+    if (seat.team) {
       const small = document.createElement("small");
-      small.textContent = " · " + notes.join(" · ");
+      small.textContent = " · " + seat.team;
       name.appendChild(small);
     }
     const facts = document.createElement("span");
@@ -221,6 +219,7 @@ function renderSeats(state) {
     } else {
       const cards = (view.hand_sizes || {})[String(seat.seat)];
       if (cards !== undefined) facts.textContent = "🂠 " + cards;
+      if (labels(state).hand) facts.title = labels(state).hand;
     }
     item.append(chip, name, facts);
     list.appendChild(item);
@@ -327,7 +326,7 @@ function renderChoices() {
   box.hidden = !you || page.replaying;
   $("spectating").hidden = !!you || !state || !labels(state).spectating;
   if (state) $("spectating").textContent = labels(state).spectating || "";
-  $("hand-title").textContent = state ? labels(state).hand || "" : "";
+  $("hand-title").textContent = state ? labels(state).you || "" : "";
   $("hand-title").hidden = !(you && (you.hand || []).length);
   if (!you) {
     if (page.board) page.board.clear();
