@@ -241,3 +241,24 @@ def test_after_the_game_the_replay_slider_goes_through_the_game(
     page.click("#replay-buttons [data-step='last']")
     assert page.locator(".pawn[data-pos^='r']").count() > 0
     assert not page_errors
+
+
+def test_a_dog_player_passes_a_card_to_the_partner_by_clicking_it(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
+    server, base = stub
+    table = server.add_table("dog", 4, 1)
+    assert table.state_phase() == "exchange"
+    page, frame = sign_in_page(browser, base, server, table, 0, page_errors, width=400)
+    # Every card of the hand may be passed: each is lit; one click passes it.
+    hand = table.message(0)["you"]["hand"]
+    assert frame.locator("#hand button.lit").count() == len(hand)
+    token = hand[-1]["token"]
+    frame.locator(f"#hand button[data-target='give:{token}']").click()
+    frame.locator("#notice").wait_for(state="visible", timeout=5000)
+    moves = [m for m in server.received if m["type"] == "move"]
+    assert moves[-1]["path"] == [f"give:{token}"]
+    # The pick shows in the hand; nothing more to choose until the exchange ends.
+    frame.locator("#hand button.chosen").wait_for(timeout=5000)
+    assert frame.locator("#hand button.lit").count() == 0
+    assert not page_errors
