@@ -249,7 +249,7 @@ def test_a_dog_player_passes_a_card_to_the_partner_by_clicking_it(
     server, base = stub
     table = server.add_table("dog", 4, 1)
     assert table.state_phase() == "exchange"
-    page, frame = sign_in_page(browser, base, server, table, 0, page_errors, width=400)
+    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors, width=400)
     # Every card of the hand may be passed: each is lit; one click passes it.
     hand = table.message(0)["you"]["hand"]
     assert frame.locator("#hand button.lit").count() == len(hand)
