@@ -21,6 +21,7 @@ const page = {
   chosen: [],
   pending: false,
   frames: null,
+  replayAsked: false,
   replaying: false,
   retry: 0,
   closedForGood: false,
@@ -166,7 +167,8 @@ function onState(state) {
   // A notice (played / refused) stays through the state its move made, then goes.
   if (page.noticeVersion !== null && state.version > page.noticeVersion + 1) notice("", false);
   if (!page.replaying) show(state);
-  if (state.finished && !page.frames && page.socket) {
+  if (state.finished && !page.replayAsked && page.socket) {
+    page.replayAsked = true;
     page.socket.send(JSON.stringify({ type: "replay" }));
   }
 }
