@@ -21,6 +21,13 @@ CHROMIUM = os.environ.get("POEPPEL_CHROMIUM") or shutil.which("chromium") or "/u
 DOCS_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 
 
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where the screenshots go: a temporary folder, or docs/images with
+    ``LIVE_SCREENSHOTS=docs`` (to refresh the pictures of docs/live-client.md)."""
+    return DOCS_IMAGES if os.environ.get("LIVE_SCREENSHOTS") == "docs" else tmp_path
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the tests of a module (closed, with its processes, after)."""

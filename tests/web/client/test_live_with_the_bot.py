@@ -14,6 +14,7 @@ import contextlib
 import random
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.discord.test_lobby import start_for_two
 from tests.web.client.activity import parent_page
-from tests.web.client.conftest import CHROMIUM, DOCS_IMAGES
+from tests.web.client.conftest import CHROMIUM
 from tests.web.live import config
 
 pytestmark = pytest.mark.slow
@@ -186,11 +187,10 @@ async def test_a_player_moves_from_the_activity_and_the_thread_follows(world: Wo
         # The move reached the thread: a new board there, as after a button.
         await world.wait(lambda: len(world.boards(thread)) > boards, "board after the page's move")
         await frame.locator("#notice").wait_for(state="visible", timeout=5000)
-        await page.screenshot(path=str(DOCS_IMAGES / "live-tock-1200.png"))
     assert not errors
 
 
-async def test_a_carcassonne_tile_and_figure_by_clicking(world: World) -> None:
+async def test_a_carcassonne_tile_and_figure_by_clicking(world: World, shots: Path) -> None:
     table_id, thread = await start_for_two(world, "carcassonne", 5)
     errors: list[str] = []
     state = await world.desk.service.live.reader_state(table_id, None, "en")  # type: ignore[union-attr]
@@ -208,7 +208,7 @@ async def test_a_carcassonne_tile_and_figure_by_clicking(world: World) -> None:
             await turns.first.click()
         spot = frame.locator(".carcassonne-board .target[data-target^='figure:']").first
         await spot.wait_for(timeout=10000)
-        await page.screenshot(path=str(DOCS_IMAGES / "live-carcassonne-400.png"))
+        await page.screenshot(path=str(shots / "live-carcassonne-figure-400.png"))
         await spot.click()
         await frame.locator(f".figure[data-cell='{chosen_cell}']").first.wait_for(timeout=10000)
         assert await frame.locator(f".tile[data-cell='{chosen_cell}']").count() == 1
@@ -230,9 +230,11 @@ async def play_turns(world: World, table_id: int, thread: Any, count: int, tiles
 
 
 @pytest.mark.parametrize("game", ["tock", "carcassonne"])
-async def test_screenshots_of_a_seated_player_choosing(world: World, game: str) -> None:
-    """docs/images/live-<game>-<width>.png: a seated player in the middle of a game, the
-    first step of a move chosen and the next targets lit (the closing note shows them)."""
+async def test_screenshots_of_a_seated_player_choosing(
+    world: World, game: str, shots: Path
+) -> None:
+    """live-<game>-<width>.png (docs/images with LIVE_SCREENSHOTS=docs): a seated player in
+    the middle of a game, the first step of a move chosen and the next targets lit."""
     table_id, thread = await start_for_two(world, game, 11)
     live = world.desk.service.live  # type: ignore[union-attr]
     await play_turns(world, table_id, thread, 14 if game == "tock" else 10, game == "carcassonne")
@@ -265,9 +267,7 @@ async def test_screenshots_of_a_seated_player_choosing(world: World, game: str) 
                 )
                 await lit.first.wait_for(timeout=5000)
             await page.wait_for_timeout(300)  # tile images
-            await page.screenshot(
-                path=str(DOCS_IMAGES / f"live-{game}-{width}.png"), full_page=True
-            )
+            await page.screenshot(path=str(shots / f"live-{game}-{width}.png"), full_page=True)
             await page.context.close()
     assert not errors
 
