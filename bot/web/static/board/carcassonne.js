@@ -250,9 +250,16 @@ export class CarcassonneBoard {
         used.set(key, n + 1);
         const cx = ox + sx * T + n * 22;
         const cy = oy + sy * T;
-        const ring = el("circle", { cx, cy, r: 17, fill: tint(HIGHLIGHT, 0.6), "fill-opacity": 0.7, stroke: HIGHLIGHT, "stroke-width": 4, class: "target", "data-target": id }, lit);
+        // The figure as it would stand there (a farmer on a field, a monk on a monastery),
+        // faint in the player's colour, in a lit ring.
+        const you = this.state.you;
+        if (you && Number.isInteger(you.seat)) {
+          const ghost = figureShape(lit, cx, cy, figureKind("follower", segment), seatColour(this.state, you.seat), seatLetter(this.state, you.seat), T * 0.2);
+          ghost.setAttribute("opacity", "0.6");
+        }
+        const ring = el("circle", { cx, cy, r: 15, fill: WHITE, "fill-opacity": 0.01, stroke: HIGHLIGHT, "stroke-width": 4, class: "target", "data-target": id }, lit);
         ring.style.cursor = "pointer";
-        spots.push({ id, x: cx, y: cy, r: 24 });
+        spots.push({ id, x: cx, y: cy, r: 22 });
       } else {
         missing.push(id);
       }
