@@ -274,6 +274,8 @@ function startsWith(path, prefix) {
  */
 function clickWays(options) {
   const ways = [];
+  // Where the server lists an order as an option of its own, that order means that option.
+  const own = new Set(options.map((option) => option.path.join(" ")));
   for (const option of options) {
     ways.push({ path: option.path, option });
     const head = option.path.slice(0, 1);
@@ -285,7 +287,10 @@ function clickWays(options) {
       rest.length === pairs.length * 2 &&
       pairs.every(([a, b]) => a.startsWith("pawn:") && b.startsWith("field:"));
     if (!split) continue;
-    for (const order of permutations(pairs).slice(1)) ways.push({ path: [...head, ...order.flat()], option });
+    for (const order of permutations(pairs).slice(1)) {
+      const path = [...head, ...order.flat()];
+      if (!own.has(path.join(" "))) ways.push({ path, option });
+    }
   }
   return ways;
 }
