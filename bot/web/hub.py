@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from bot.model.table_memory import PerTable
 
@@ -143,10 +143,11 @@ class Hub:
     async def send_state(self, client: Client) -> None:
         """Send ``client`` the table's state for its reader (again, if asked)."""
         text = await self.state_text(client.table_id, client.user_id, client.locale)
-        await self._send(client, text, again=True)
+        await self._send(client, text.encode(), _version_of(text), again=True)
 
-    async def _send(self, client: Client, text: str, *, again: bool = False) -> None:
-        version = _version_of(text)
+    @staticmethod
+    async def _send(client: Client, data: bytes, version: int, *, again: bool = False) -> None:
+        """Send one serialised state (``data``, UTF-8: encoded once for every socket)."""
         # Never an older state after a newer one; the same one once (a commit of this
         # process is told by the store and again by the database's change feed).
         if version < client.sent or (version == client.sent and not again):
@@ -155,7 +156,7 @@ class Hub:
             return
         client.sent = version
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await client.socket.send_str(text)
+            await client.socket.send_frame(data, WSMsgType.TEXT)
 
     # --- changes ----------------------------------------------------------------------------
 
@@ -193,7 +194,12 @@ class Hub:
             except Exception as error:  # the table is gone (or not for this reader any more)
                 log.info("no live state of table %s: %s", table_id, error)
                 continue
-            await asyncio.gather(*(self._send(c, text) for c in clients))
+            # One after the other: a send only writes to the socket's buffer (it waits only
+            # for a reader so slow that its buffer filled), and a task per socket would cost
+            # more than the sends.
+            data, version = text.encode(), _version_of(text)
+            for client in clients:
+                await self._send(client, data, version)
 
 
 def _version_of(text: str) -> int:

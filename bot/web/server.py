@@ -212,7 +212,9 @@ class LiveServer:
         """``/live/socket``: hello, then states and moves (docs/live.md)."""
         if not self._origin_ok(request, required=False):
             raise web.HTTPForbidden(text="origin")
-        socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE)
+        # Uncompressed: one state goes to many sockets, and deflating it for each would cost
+        # more than sending it (a state is a few kB).
+        socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE, compress=False)
         await socket.prepare(request)
         client = await self._hello(socket)
         if client is None:
