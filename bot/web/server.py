@@ -282,7 +282,7 @@ class LiveServer:
         if client.user_id is None:
             await _say(client.socket, "refused", t("live.refused.spectator", locale))
             return
-        if not client.may_move(now()):
+        if not self.hub.may_move(client, now()):
             await _say(client.socket, "refused", t("live.refused.too_fast", locale))
             return
         version, path = message.get("version"), message.get("path")
