@@ -141,18 +141,16 @@ def tile_path(move: str) -> list[str]:
 
 
 def _drop_unneeded(paths: list[list[str]], prefix: str) -> list[list[str]]:
-    """Leave out a step starting with ``prefix`` (``as:``, ``kind:``) wherever the options
-    that agree before it all take the same one: a choice with one option is never asked."""
+    """A step starting with ``prefix`` (the joker's ``as:``, a figure's ``kind:``) comes last,
+    and only where the other clicks leave a choice: a choice with one option is never asked."""
+    stripped = [[step for step in path if not step.startswith(prefix)] for path in paths]
+    counts: dict[tuple[str, ...], int] = {}
+    for path in stripped:
+        counts[tuple(path)] = counts.get(tuple(path), 0) + 1
     result = []
-    for path in paths:
-        cut = next((i for i, step in enumerate(path) if step.startswith(prefix)), None)
-        if cut is None:
-            result.append(path)
-            continue
-        siblings = {
-            p[cut] for p in paths if p[:cut] == path[:cut] and len(p) > cut and p[cut] != path[cut]
-        }
-        result.append(path if siblings else path[:cut] + path[cut + 1 :])
+    for path, rest in zip(paths, stripped, strict=True):
+        chosen = [step for step in path if step.startswith(prefix)]
+        result.append(rest + chosen if counts[tuple(rest)] > 1 else rest)
     return result
 
 
