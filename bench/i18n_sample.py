@@ -1,10 +1,13 @@
 """Print a sample of generated sentences per language, for a native reader to judge.
 
-``python -m bench.i18n_sample [--per-locale 120] [--locales de hu]`` plays one whole seeded game
-of each family through the table service (seeds 5101–5108: no test plays them), collects every
-text a player can read (:func:`tests.sentence_lint.play_and_collect`), keeps one text per
-shape (numbers masked) and draws a sample round-robin over game family and kind of text. The
-same seeds and the same drawing give the lists before and after a catalogue change
+``python -m bench.i18n_sample [--per-locale 120] [--locales de hu] [--seed 5201] [--draw 4]
+[--out docs/i18n-sample-after.md]`` plays one whole seeded game of each family through the
+table service (seeds from ``--seed`` on, one per family: 5101–5108 for the first sample,
+5201–5208 for the second; no test plays them), collects every text a player can read
+(:func:`tests.sentence_lint.play_and_collect`; with ``--draw N`` also the texts drawn on the
+images at every N-th decision of the person: boards, hands, choice images), keeps one text
+per shape (numbers masked) and draws a sample round-robin over game family and kind of text.
+The same seeds and the same drawing give the lists before and after a catalogue change
 (issue 31: ``docs/i18n-sample-before.md`` / ``-after.md``).
 """
 
@@ -18,7 +21,7 @@ from collections import defaultdict
 
 from tests.sentence_lint import FAMILIES, Collected, play_and_collect
 
-SEEDS = {family: 5101 + n for n, family in enumerate(FAMILIES)}
+SEED = 5201
 
 
 def shape(text: str) -> str:
@@ -26,12 +29,12 @@ def shape(text: str) -> str:
     return re.sub(r"\d+", "#", text)
 
 
-async def collect() -> dict[str, Collected]:
-    """Each family's texts, from one whole game."""
+async def collect(seed: int = SEED, draw: int = 0) -> dict[str, Collected]:
+    """Each family's texts, from one whole game (seeds ``seed``, ``seed + 1`` …)."""
     found = {}
-    for family, seed in SEEDS.items():
+    for n, family in enumerate(FAMILIES):
         collected = Collected()
-        await play_and_collect(family, seed, collected, draw=0)
+        await play_and_collect(family, seed + n, collected, draw=draw)
         found[family] = collected
     return found
 
@@ -63,15 +66,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--per-locale", type=int, default=120)
     parser.add_argument("--locales", nargs="+", default=["de", "hu"])
+    parser.add_argument("--seed", type=int, default=SEED, help="the first family's seed")
+    parser.add_argument("--draw", type=int, default=0, help="draw images every N decisions")
+    parser.add_argument("--out", help="write the lists to this file (Markdown) too")
     args = parser.parse_args()
-    found = asyncio.run(collect())
+    found = asyncio.run(collect(args.seed, args.draw))
+    last = args.seed + len(FAMILIES) - 1
+    lines = [
+        "# i18n sample",
+        "",
+        f"Printed by `python -m bench.i18n_sample --seed {args.seed} --draw {args.draw}` "
+        f"(seeds {args.seed}–{last}, one whole game per family).",
+    ]
     for locale in args.locales:
-        print(f"\n## {locale}\n")
-        print("| # | family / kind | text |")
-        print("|---|---|---|")
+        lines += ["", f"## {locale}", "", "| # | family / kind | text |", "|---|---|---|"]
         for n, (family, kind, text) in enumerate(sample(found, locale, args.per_locale)):
             flat = text.replace("\n", " / ").replace("|", "\\|")
-            print(f"| {n} | {family} / {kind} | {flat} |")
+            lines.append(f"| {n} | {family} / {kind} | {flat} |")
+    print("\n".join(lines))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

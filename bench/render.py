@@ -63,6 +63,43 @@ def _carcassonne_state(tiles: int) -> Any:
     return state
 
 
+# --- choice images (#36): where each option of a 7 and of a Jack lands ---------------------
+
+#: A Tock 2v2 middle game: pawns of every colour on the ring, the person holds a 7 and a Jack.
+_CHOICE_POSITION = {
+    "game": "tock",
+    "players": 4,
+    "teams": [[0, 2], [1, 3]],
+    "pawns": {"0": ["r3", "r20", "r50"], "1": ["r8", "r24"], "2": ["r40", "r33"], "3": ["r60"]},
+    "hands": {"0": ["7", "J", "9", "K", "4"]},
+    "turn": 0,
+}
+
+
+def _choice_cases(names: list[str]) -> list[tuple[str, Callable[[], bytes], float]]:
+    """The choice images of the 7 (its first segments, as the prompt offers them) and of
+    the Jack (every swap), from the person's seat."""
+    from renderer.race_choices import render_race_choices
+
+    state = tock.from_position(_CHOICE_POSITION)
+    view = tock.view(state, 0)
+    legal = [str(m) for m in tock.legal_moves(state, 0)]
+    sevens = [str(m) for m in tock.seven_starts(state, "7")]
+    jacks = [m for m in legal if m.startswith("J:")]
+    return [
+        (
+            f"tock choices: 7 ({len(sevens)} options)",
+            lambda: render_race_choices(view, sevens, names=names[:4]),
+            RACE_MS,
+        ),
+        (
+            f"tock choices: Jack ({len(jacks)} options)",
+            lambda: render_race_choices(view, jacks, names=names[:4]),
+            RACE_MS,
+        ),
+    ]
+
+
 def _measure(render: Callable[[], bytes], repeat: int) -> tuple[float, float, float, int]:
     """(wall p50, wall p95, CPU p50) in ms and the PNG size in bytes.
 
@@ -103,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
         ("tock digest board, 3 moves", lambda: render_board(digest, names=names[:4]), RACE_MS),
         ("carcassonne digest, 3 tiles", lambda: render_board(tiles3, names=names[:2]), MAP_MS),
     ]
+    cases += _choice_cases(names)
     state = _carcassonne_state(72)
     view = carcassonne.view(state, 0)
     placements = carcassonne.legal_placements(state)

@@ -258,6 +258,7 @@ class _Formatter(string.Formatter):
     * ``a``/``A`` otherwise puts an article before a number or a word of the catalogues:
       ``{seat:a}`` reads ``az 1`` or ``a 2`` in Hungarian (see :mod:`i18n.articles`); a plain
       string from outside the catalogues is a name (a person's, a mention) and takes none;
+    * ``cap`` puts the word's first letter in upper case (it opens a sentence or a label);
     * ``-<suffix>`` on a number adds a Hungarian suffix by how the number is spoken:
       ``{count:-as}`` reads ``5-ös``, ``6-os`` (see :mod:`i18n.suffixes`);
     * every other spec is Python's own.
@@ -268,6 +269,9 @@ class _Formatter(string.Formatter):
             return super().format_field(value, format_spec)
         if isinstance(value, Phrase) and format_spec in value.forms:
             return value.forms[format_spec]
+        if format_spec == "cap":
+            # The word opens a sentence or label: "Dáma átadása …" (a card is "dáma" mid-list).
+            return _upper_first(str(value))
         if format_spec.startswith("-") and format_spec[1:2].isalpha():
             return suffixed(value, format_spec[1:])
         if format_spec in ARTICLE_SPECS:

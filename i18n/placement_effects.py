@@ -58,7 +58,8 @@ def effect_words(
             (fields if kind == "field" else free).append(t(f"tile.effect.extends.{kind}", locale))
         elif joined == 0 and kind in ("city", "road"):
             starts.append(t(f"tile.effect.starts.{kind}", locale))
-    phrases = [*closes, *joins, *extends, *starts, *free] or fields
+    # Two free fields (or roads) extended say the same words: once is enough.
+    phrases = list(dict.fromkeys([*closes, *joins, *extends, *starts, *free] or fields))
     if not phrases:
         return ""
     if len(phrases) == 1:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t
+from i18n.words import card_text
 from renderer.style import (
     INK,
     PAPER,
@@ -98,6 +99,15 @@ def card_suit_symbol(card: str) -> str:
     return SUIT_SYMBOLS[_suit_of(card)]
 
 
+def card_words(card: str, locale: object = "en") -> str:
+    """A hand card in words as its face shows it, rank and suit (``9 ♣``), the joker by
+    name: the Discord hand's buttons and the live board's hand say it alike."""
+    suit = card_suit_symbol(card)
+    if not suit:
+        return card_text(card, locale)
+    return t("race.card_face", locale, rank=card_text(card, locale), suit=suit)
+
+
 def _draw_suit(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: float) -> RGB:
     """A small suit mark centred on (x, y) with half-size ``s``; returns its colour."""
     if kind == "diamond":
@@ -184,26 +194,32 @@ def _dog_face(
         # A real card's suit (the one its button names), in both corners.
         _draw_suit(draw, _suit_of(card), CARD_W - 30, 36, 10)
         _draw_suit(draw, _suit_of(card), 30, CARD_H - 60, 10)
-    label = t("card.X", locale).upper() if joker else card
-    rank = "X" if joker else card_rank(card, locale)
-    draw_text(draw, (16, 12), rank, 30, frame)
     if joker:
-        # A star so the joker stands out by shape as well as colour.
-        cx, cy, r = CARD_W / 2, CARD_H * 0.36, 28
-        points = []
-        for i in range(10):
-            radius = r if i % 2 == 0 else r * 0.45
-            a = -math.pi / 2 + i * math.pi / 5
-            points.append((cx + radius * math.cos(a), cy + radius * math.sin(a)))
-        draw.polygon(points, fill=STAR, outline=INK)
+        # The joker's index is a small star, not an X (a letter would be one language's
+        # word); a big star so it stands out by shape as well as colour, and its name.
+        _star(draw, (30, 30), 14)
+        _star(draw, (CARD_W / 2, CARD_H * 0.36), 28)
+        label = t("card.X", locale).upper()
         draw_centered_text(
             draw, (CARD_W / 2, CARD_H * 0.36 + 42), label, max(size, HINT_SIZE), frame
         )
     else:
+        rank = card_rank(card, locale)
+        draw_text(draw, (16, 12), rank, 30, frame)
         draw_centered_text(
             draw, (CARD_W / 2, CARD_H * 0.42), rank, 64 if len(rank) < 2 else 54, INK
         )
     _draw_hint(draw, card_hint("dog", card, locale), CARD_H - 28, CARD_W - 26, size)
+
+
+def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """The joker's mark: a five-pointed star."""
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        a = -math.pi / 2 + i * math.pi / 5
+        points.append((centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a)))
+    draw.polygon(points, fill=STAR, outline=INK)
 
 
 def _draw_hint(
@@ -242,7 +258,10 @@ def mini_card(game: str, card: str, height: int, locale: str = "en") -> Image.Im
         draw.rounded_rectangle(box, radius=height // 10, fill=WHITE, outline=INK, width=2)
         colour = _draw_suit(draw, _suit_of(card), width * 0.24, height * 0.2, height * 0.08)
         _draw_suit(draw, _suit_of(card), width * 0.76, height * 0.8, height * 0.08)
-    draw_centered_text(draw, (width / 2, height / 2), rank, size, colour)
+    if card == "X":
+        _star(draw, (width / 2, height / 2), height * 0.27)  # the joker's index (no letter)
+    else:
+        draw_centered_text(draw, (width / 2, height / 2), rank, size, colour)
     return face
 
 

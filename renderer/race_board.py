@@ -104,13 +104,28 @@ def clear_race_layers() -> None:
 
 
 def _static_layer(layout: RaceLayout) -> Image.Image:
-    """The empty board (cached): ring, start fields, home lanes, kennels and seat letters."""
+    """The empty board (cached): ring, start fields, home lanes, kennels and the seat tags
+    (their initials, which depend on the reader's language, are drawn per image:
+    :func:`_draw_tag_initials`)."""
     cached = _STATIC.get(layout.key)
     if cached is None:
         if len(_STATIC) > 32:
             _STATIC.clear()
         cached = _STATIC[layout.key] = _draw_static_layer(layout)
     return cached
+
+
+def _draw_tag_initials(draw: ImageDraw.ImageDraw, layout: RaceLayout, locale: str) -> None:
+    """Each seat tag's initial in ``locale`` (Ge and Gr in German, P K S Z in Hungarian)."""
+    for seat in layout.seats:
+        label = layout.labels[seat]
+        draw_centered_text(
+            draw,
+            (label[0], label[1] + 1),
+            seat_letter(seat, locale=locale),
+            legible(layout.pawn_radius * 1.3, layout.width),
+            text_colour_on(seat_colour(seat)),
+        )
 
 
 def _draw_static_layer(layout: RaceLayout) -> Image.Image:
@@ -177,13 +192,6 @@ def _draw_static_layer(layout: RaceLayout) -> Image.Image:
             outline=INK,
             width=2,
         )
-        draw_centered_text(
-            draw,
-            (label[0], label[1] + 1),
-            seat_letter(seat),
-            legible(layout.pawn_radius * 1.3, layout.width),
-            text_colour_on(colour),
-        )
     return image
 
 
@@ -193,6 +201,7 @@ def _draw_pawn(
     point: tuple[float, float],
     seat: int,
     guarded: bool,
+    locale: str,
 ) -> None:
     pr = layout.pawn_radius
     colour = seat_colour(seat)
@@ -202,7 +211,7 @@ def _draw_pawn(
     draw_centered_text(
         draw,
         (point[0], point[1] + 1),
-        seat_letter(seat),
+        seat_letter(seat, locale=locale),
         legible(pr * 1.25, layout.width),
         text_colour_on(colour),
     )
@@ -358,16 +367,19 @@ def _centre_lines(
         winner = t("img.winner", locale, names=who, count=len(winners))
         lines.append(winner if who else t("img.game_over", locale))
     elif phase == "exchange":
-        done = [seat_letter(int(s)) for s in view.get("exchanged") or []]
-        picked = ", ".join(done) if done else t("img.nobody_yet", locale)
+        # The colours by name: the reader's words, not the board's initials.
+        done = [colour_word(int(s), locale) for s in view.get("exchanged") or []]
+        picked = list_words(done, locale) if done else t("img.nobody_yet", locale)
         lines.append(t("img.exchange", locale, seats=picked))
     else:
         turn = view.get("turn")
         if turn is not None:
             who = seat_name(int(turn), seats, names, locale)
-            lines.append(t("img.to_play", locale, name=who, letter=seat_letter(int(turn))))
+            # The seat tag's initial in the reader's language ("anna (Gr)").
+            letter = seat_letter(int(turn), locale=locale)
+            lines.append(t("img.to_play", locale, name=who, letter=letter))
         if view.get("banned") and turn is not None:
-            lines.append(t("img.banned", locale, letter=seat_letter(int(turn))))
+            lines.append(t("img.banned", locale, colour=colour_word(int(turn), locale)))
         seven = view.get("seven")
         if seven:
             lines.append(t("img.seven", locale, count=int(seven.get("left") or 0)))
@@ -387,10 +399,15 @@ def _winners(view: Mapping[str, Any]) -> list[int]:
 
 
 def _chip(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, r: float, size: int
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    seat: int,
+    r: float,
+    size: int,
+    locale: str,
 ) -> None:
-    """A seat's colour disc with its letter."""
-    draw_seat_chip(draw, centre, r, seat_colour(seat), seat_letter(seat), size)
+    """A seat's colour disc with its initial in ``locale``."""
+    draw_seat_chip(draw, centre, r, seat_colour(seat), seat_letter(seat, locale=locale), size)
 
 
 def _draw_teams(
@@ -412,7 +429,7 @@ def _draw_teams(
             x += gap
         left = x
         for seat in team:
-            _chip(draw, (x + r, centre[1]), int(seat), r, size)
+            _chip(draw, (x + r, centre[1]), int(seat), r, size, locale)
             x += 2 * r
         draw.rounded_rectangle(
             (left - 3, centre[1] - r - 3, x + 3, centre[1] + r + 3), radius=r, outline=INK, width=2
@@ -477,7 +494,7 @@ def _caption(layout: RaceLayout, move: LastMove, game: str, locale: str) -> tupl
             if move.seat is not None:
                 r = size * 0.75
                 corner = (20 + face.width, top + 10 + face.height - r * 0.6)
-                _chip(draw, corner, move.seat, r, size)
+                _chip(draw, corner, move.seat, r, size, locale)
         y = top + 10 + (height - 20 - text_height) / 2
         for line in lines:
             draw_text(draw, (x, y), line, size, INK)
@@ -567,6 +584,7 @@ class _Strip:
         locale: str,
     ) -> None:
         self.view = view
+        self.locale = locale
         self.columns = 2 if len(view.get("seats") or []) > 1 else 1
         self.cell_width = (layout.width - 16) / self.columns
         self.size = legible(layout.width * 0.023, layout.width)
@@ -603,7 +621,7 @@ class _Strip:
             acting = seat in to_act and not finished
             draw_seat_box(draw, box, seat_colour(seat), acting=acting, won=won)
             chip = (box[0] + 10 + self.chip_r, (box[1] + box[3]) / 2)
-            _chip(draw, chip, seat, self.chip_r, round(self.name_size * 1.15))
+            _chip(draw, chip, seat, self.chip_r, round(self.name_size * 1.15), self.locale)
             for k, partner in enumerate(partners.get(seat, ())):
                 # The partner's colour tucked under the chip: teams show without reading.
                 small = self.chip_r * 0.45
@@ -661,6 +679,7 @@ def draw_race_board(
     if paint_legend is not None:
         paint_legend(image, layout.width + caption)
     draw = ImageDraw.Draw(image)
+    _draw_tag_initials(draw, layout, locale)
     _draw_marks(draw, layout, view)
     # A turn digest draws every move since the previous post, numbered, the newest strongest.
     moves = recent_moves(view, locale, game, by_seat) or [move]
@@ -676,7 +695,7 @@ def draw_race_board(
             point = layout.point(location)
         except (KeyError, ValueError, IndexError):
             continue
-        _draw_pawn(draw, layout, point, seat, is_guarded)
+        _draw_pawn(draw, layout, point, seat, is_guarded, locale)
     for each in moves:
         _draw_captures(draw, layout, each)
     if len(moves) > 1:
@@ -728,6 +747,22 @@ def _draw_move_numbers(
         draw_centered_text(draw, (centre[0], centre[1] + 1), str(number), size, INK)
 
 
+def _dealer_cards(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """Two fanned cards in the dealer's chip: a picture, where a letter would be one
+    language's word (D for dealer; Geber and osztó begin otherwise)."""
+    x, y = centre
+    w, h = r * 0.7, r * 1.0
+    for dx, dy, fill in ((-0.2, -0.12, LIGHT_GREY), (0.2, 0.12, WHITE)):
+        cx, cy = x + dx * r, y + dy * r
+        draw.rounded_rectangle(
+            (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2),
+            radius=max(1, r * 0.12),
+            fill=fill,
+            outline=INK,
+            width=2,
+        )
+
+
 def _draw_marks(draw: ImageDraw.ImageDraw, layout: RaceLayout, view: Mapping[str, Any]) -> None:
     """Around the seat tags: whose turn it is, the dealer's chip, a folded seat's stroke."""
     to_act = {int(s) for s in view.get("to_act") or []}
@@ -750,7 +785,7 @@ def _draw_marks(draw: ImageDraw.ImageDraw, layout: RaceLayout, view: Mapping[str
                 label[1] + (layout.pawn_radius + r + 6) * math.cos(a),
             )
             _circle(draw, chip, r, fill=WHITE, outline=INK, width=2)
-            draw_centered_text(draw, (chip[0], chip[1] + 1), "D", size, INK)
+            _dealer_cards(draw, chip, r)
         if seat in {int(s) for s in view.get("folded") or []}:
             draw.line(
                 (label[0] - 20, label[1] + 20, label[0] + 20, label[1] - 20), fill=GREY, width=6

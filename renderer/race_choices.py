@@ -4,9 +4,12 @@ numbered like its button.
 On top of the ordinary board (:func:`renderer.race_board.draw_race_board`, drawn without the
 last move's arrows so that only the choices show): each pawn that one of the options moves
 is ringed in magenta, each option's number sits in a badge on the field where it lands, a
-pawn that the option would capture is crossed and a swap partner gets a dashed ring. A line
-in words under the board says what the marks mean. The numbers are drawn once each, at the
-landing field, and nowhere else on the image, so "3" on a button is the "3" on the board.
+pawn that the option would capture is crossed (a 7 captures every pawn it passes, C-8.3) and
+a swap partner gets a dashed ring. A split 7 that moves two pawns carries its number at both
+landing fields. A line in words under the board says what the marks mean. Each number is
+drawn once at each field where its option lands, and nowhere else on the image (a pawn
+already moved in a pending 7 is ticked, not marked "7"), so "3" on a button is the "3" on
+the board.
 
 The options are move texts in race notation (race-notation N-5), exactly as the engine lists
 them; an option that lands nowhere (a Jack that changes nothing, a discard) gets no badge.
@@ -23,6 +26,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from i18n import normalise_locale, t
+from i18n.catalog import game_terms
 from renderer.race_board import draw_race_board, race_palette
 from renderer.race_events import walk_path
 from renderer.race_layout import RaceLayout, layout_for, pawn_slots
@@ -58,6 +62,13 @@ class ChoiceMark:
     captures: tuple[str, ...]
     #: The card that moves (direction of a 4).
     card: str
+    #: Where the other walks of a split 7 end: its number goes there too.
+    also: tuple[str, ...] = ()
+
+    @property
+    def landings(self) -> tuple[str, ...]:
+        """Every field where the option's number goes, ``landing`` first."""
+        return ((self.landing,) if self.landing is not None else ()) + self.also
 
 
 def _card_and_action(move: str) -> tuple[str, str] | None:
@@ -86,6 +97,7 @@ def choice_marks(view: Mapping[str, Any], moves: Sequence[str]) -> list[ChoiceMa
     seven = view.get("seven") or {}
     mover = int(seven.get("colour", viewer if viewer is not None else 0) or 0)
     marks: list[ChoiceMark] = []
+    captured: tuple[str, ...]
     for number, move in enumerate(moves, start=1):
         parsed = _card_and_action(move)
         if parsed is None:
@@ -128,16 +140,51 @@ def choice_marks(view: Mapping[str, Any], moves: Sequence[str]) -> list[ChoiceMa
             continue
 
         # The number goes where the longest walk ends (the last of equals): the pawn that
-        # goes furthest is the one a player looks for.
+        # goes furthest is the one a player looks for; a split 7's other walks get it too.
         longest = max(reversed(walks), key=lambda w, c=card: _walk_length(layout, w, occupied, c))
-        movers = {start for start, _ in walks}
-        captured = tuple(
-            end for _, end in walks if end in occupied and end not in movers and end != ""
-        )
+        if card == "7":
+            captured = _burned(layout, walks, occupied)
+        else:
+            movers = {start for start, _ in walks}
+            captured = tuple(
+                end for _, end in walks if end in occupied and end not in movers and end != ""
+            )
+        others = tuple(end for _, end in walks if end != longest[1])
         marks.append(
-            ChoiceMark(number, tuple(s for s, _ in walks), longest[1], walks, None, captured, card)
+            ChoiceMark(
+                number,
+                tuple(s for s, _ in walks),
+                longest[1],
+                walks,
+                None,
+                captured,
+                card,
+                tuple(dict.fromkeys(others)),
+            )
         )
     return marks
+
+
+def _burned(
+    layout: RaceLayout, walks: Sequence[tuple[str, str]], occupied: Mapping[str, int]
+) -> tuple[str, ...]:
+    """Where the walks of a 7, made in order, capture: every ring field a step enters that
+    holds a pawn, passed or landed on, of any colour (C-8.3, Dog's "burning")."""
+    board = dict(occupied)
+    captured: list[str] = []
+    for start, end in walks:
+        seat = board.pop(start, None)
+        try:
+            path = walk_path(layout, start, end, seat, "7")
+        except (KeyError, ValueError, IndexError):
+            path = [start, end]
+        for location in path[1:]:
+            if location.startswith("r") and location in board:
+                del board[location]
+                captured.append(location)
+        if seat is not None:
+            board[end] = seat
+    return tuple(dict.fromkeys(captured))
 
 
 def _walk_length(
@@ -155,17 +202,29 @@ def _badge_radius(layout: RaceLayout) -> tuple[float, int]:
 
 
 def badge_centres(view: Mapping[str, Any], moves: Sequence[str]) -> dict[int, Point]:
-    """{option number: centre of its badge} in the choice image (options landing nowhere are
-    left out). Several options landing on one field share it: the first on the field (if it
-    is empty), the others around it."""
+    """{option number: centre of its badge at its main landing} in the choice image (options
+    landing nowhere are left out); every badge, a split 7's second one too, is in
+    :func:`badge_spots`."""
+    marks = choice_marks(view, moves)
+    return {
+        number: centre
+        for number, landing, centre in badge_spots(view, moves)
+        if landing == marks[number - 1].landing
+    }
+
+
+def badge_spots(view: Mapping[str, Any], moves: Sequence[str]) -> list[tuple[int, str, Point]]:
+    """(option number, landing field, centre of the badge) of every badge in the choice
+    image: one per field where an option lands. Several options landing on one field share
+    it: the first on the field (if it is empty), the others around it."""
     layout = layout_for(view)
     occupied = _occupied(view)
     r, _ = _badge_radius(layout)
     by_landing: dict[str, list[int]] = {}
     for mark in choice_marks(view, moves):
-        if mark.landing is not None:
-            by_landing.setdefault(mark.landing, []).append(mark.number)
-    centres: dict[int, Point] = {}
+        for landing in mark.landings:
+            by_landing.setdefault(landing, []).append(mark.number)
+    centres: list[tuple[int, str, Point]] = []
     for landing, numbers in by_landing.items():
         try:
             x, y = layout.point(landing)
@@ -178,7 +237,7 @@ def badge_centres(view: Mapping[str, Any], moves: Sequence[str]) -> dict[int, Po
         for k, number in enumerate(numbers):
             slot = k + first_free
             if slot == 0:
-                centres[number] = (x, y)
+                centres.append((number, landing, (x, y)))
                 continue
             # Around the field: outwards first, then alternately either side of it.
             ring = (slot - 1) // 5
@@ -187,7 +246,7 @@ def badge_centres(view: Mapping[str, Any], moves: Sequence[str]) -> dict[int, Po
             d = 2.05 * r * (1 + ring)
             cx = min(max(x + d * math.cos(a), r + 2), layout.width - r - 2)
             cy = min(max(y + d * math.sin(a), r + 2), layout.width - r - 2)
-            centres[number] = (cx, cy)
+            centres.append((number, landing, (cx, cy)))
     return centres
 
 
@@ -212,6 +271,11 @@ def draw_race_choices(
     """The board from ``view``'s seat with every option of ``moves`` marked (see the module)."""
     quiet = dict(view)
     quiet["events"] = []  # the last move's arrows would read as choices
+    seven = view.get("seven") or {}
+    moved = [str(loc) for loc in seven.get("moved") or ()]
+    if moved:
+        # The board badges them "7": a number that is an option's here. Ticked below.
+        quiet["seven"] = {**seven, "moved": []}
     board = draw_race_board(quiet, names, [], locale)
     layout = layout_for(view)
     marks = choice_marks(view, moves)
@@ -247,19 +311,36 @@ def draw_race_choices(
         draw.line((x - s, y + s, x + s, y - s), fill=WHITE, width=9)
         draw.line((x - s, y - s, x + s, y + s), fill=INK, width=5)
         draw.line((x - s, y + s, x + s, y - s), fill=INK, width=5)
+    for location in moved:
+        with contextlib.suppress(KeyError, ValueError, IndexError):
+            _tick(draw, layout, layout.point(location))
     r, size = _badge_radius(layout)
-    for number, (x, y) in badge_centres(view, moves).items():
+    for number, _landing, (x, y) in badge_spots(view, moves):
         draw.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=HIGHLIGHT, width=4)
         text = str(number)
         fitted = size if len(text) < 2 else max(legible(size * 0.8, layout.width), 1)
         draw_centered_text(draw, (x, y + 1), text, fitted, INK)
-    return _with_legend(board, layout, locale)
+    with game_terms(str(view.get("game") or "tock")):
+        legend = t("img.choices.legend", locale)
+        if moved:
+            legend += " " + t("img.choices.legend_moved", locale)
+    return _with_legend(board, layout, legend)
 
 
-def _with_legend(board: Image.Image, layout: RaceLayout, locale: str) -> Image.Image:
-    """``board`` with the meaning of the marks in words at its foot."""
+def _tick(draw: ImageDraw.ImageDraw, layout: RaceLayout, point: Point) -> None:
+    """The mark of a pawn already moved in the pending 7: a tick on a white badge at its
+    top right, where the board's own "7" badge would be."""
+    size = legible(layout.pawn_radius * 0.8, layout.width)
+    r = max(layout.pawn_radius * 0.5, size * 0.62)
+    x, y = point[0] + layout.pawn_radius * 0.8, point[1] - layout.pawn_radius * 0.8
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=WHITE, outline=INK, width=2)
+    draw_centered_text(draw, (x, y + 1), "\u2713", size, INK)
+
+
+def _with_legend(board: Image.Image, layout: RaceLayout, legend: str) -> Image.Image:
+    """``board`` with the meaning of the marks (``legend``) in words at its foot."""
     size = legible(layout.width * 0.024, layout.width)
-    lines = wrap_text(t("img.choices.legend", locale), size, board.width - 40)
+    lines = wrap_text(legend, size, board.width - 40)
     height = round(len(lines) * size * 1.3) + 24
     image = Image.new("RGB", (board.width, board.height + height), PAPER)
     image.paste(board, (0, 0))

@@ -114,7 +114,7 @@ def _standing_row(
     draw_centered_text(draw, (MARGIN + 22, cy), f"{seat['place']}.", 34, INK)
     cx = MARGIN + 82
     draw.ellipse((cx - 26, cy - 26, cx + 26, cy + 26), fill=colour, outline=INK, width=2)
-    draw_centered_text(draw, (cx, cy), seat_letter(index, game), 28, text_colour_on(colour))
+    draw_centered_text(draw, (cx, cy), seat_letter(index, game, locale), 28, text_colour_on(colour))
     name_x = cx + 42
     right = WIDTH - MARGIN - (110 if game == "carcassonne" else 4 * 46 + 12)
     draw_text(draw, (name_x, y + 8), fit_text(name_of[index], 30, right - name_x), 30, INK)
@@ -184,7 +184,7 @@ def _home_strip(draw: ImageDraw.ImageDraw, summary: Mapping[str, Any], y: int, l
         py = bottom - 22 - 30 * min(level, 3)
         colour = seat_colour(int(colour_seat), game)
         draw.ellipse((px - 14, py - 14, px + 14, py + 14), fill=colour, outline=INK, width=2)
-        letter = seat_letter(int(colour_seat), game)
+        letter = seat_letter(int(colour_seat), game, locale)
         draw_centered_text(draw, (px, py), letter, 18, text_colour_on(colour))
     draw_text(draw, (left, bottom + 10), "1", 20, GREY)
     end = str(moves)

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from i18n import t as _t
+
 RGB = tuple[int, int, int]
 
 #: Seat colours of Tock and Dog in seat order (Okabe–Ito): the engines call seats 0–5 Red,
@@ -76,8 +78,12 @@ def seat_colour(seat: int, game: str = "tock") -> RGB:
     return palette[seat % len(palette)]
 
 
-def seat_letter(seat: int, game: str = "tock") -> str:
-    """The letter of ``seat`` in ``game``."""
+def seat_letter(seat: int, game: str = "tock", locale: str | None = None) -> str:
+    """The letter of ``seat`` in ``game``: with a ``locale``, a race seat's initial in that
+    language (``colour.initial.N``: German Gelb and Grün are "Ge" and "Gr", Hungarian Piros
+    is "P"), else the English letter of :data:`SEAT_LETTERS`."""
+    if locale is not None and game != "carcassonne":
+        return _t(f"colour.initial.{seat % len(SEAT_LETTERS)}", locale)
     letters = CARCASSONNE_LETTERS if game == "carcassonne" else SEAT_LETTERS
     return letters[seat % len(letters)]
 

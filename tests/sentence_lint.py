@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from i18n.catalog import LOCALES, keys, use_game_terms
+from i18n.catalog import LOCALES, keys, t, use_game_terms
 
 #: Texts of these kinds are sentences: they end in punctuation. A ``caption`` (a text drawn on
 #: an image, a wrapped sentence one line at a time), a ``label``, a line of the ``results``
@@ -106,6 +106,33 @@ _REVIEW_2 = [
 _LETTERS = re.compile(
     r"(?:\b(?:Partner|társ:)\s[RBYGPO]\b)|(?:(?:Ablage|dobott|Du gibst|adod át):?\s\**[QJXK]\b)"
 )
+#: The English seat initials (renderer.style.SEAT_LETTERS); a German or Hungarian image
+#: says its own (``colour.initial.N``: Ge/Gr, P/K/S/Z …).
+_ENGLISH_INITIALS = ("R", "B", "Y", "G", "P", "O")
+
+
+@functools.cache
+def _foreign_initials(locale: str) -> re.Pattern[str] | None:
+    """A text that points at a seat by an English initial that is not ``locale``'s own
+    initial of that colour: "anna (G)" (G reads Gelb or Grün), "Tausch · gewählt: R, Y",
+    "Y ist durch eine 10 gesperrt", "K: a tízes miatt…" is fine (Kék)."""
+    if locale == "en":
+        return None
+    own = {t(f"colour.initial.{seat}", locale) for seat in range(len(_ENGLISH_INITIALS))}
+    foreign = "|".join(sorted(set(_ENGLISH_INITIALS) - own))
+    if not foreign:
+        return None
+    return re.compile(
+        rf"\((?:{foreign})\)"
+        rf"|(?:gewählt|választott): (?:\w{{1,2}}, )*(?:{foreign})\b"
+        rf"|^(?:{foreign})(?: ist\b|:? a tízes)"
+    )
+
+
+#: A Hungarian card name is a common noun: lower case inside a sentence ("A lapjaid: ász, 2,
+#: dáma."), upper case only where it opens one.
+_HU_CARD_CAPITAL = re.compile(r"[^.!?\s*]\**\s+\**(?:Ász|Bubi|Dáma|Király|Joker)\b")
+
 #: A German sentence after a colon starts with a capital: these words begin one.
 _LOWER_AFTER_COLON = re.compile(
     r": (?:du|er|es|wir|alle|wähle|verfolgt|drück|setze|das Spiel|der Renderer|ein paar)\b"
@@ -166,8 +193,13 @@ def problems(text: str, locale: str, kind: str = "public", names: Iterable[str] 
     found += [why for pattern, why in _REVIEW_2 if pattern.search(plain)]
     if locale in ("de", "hu") and _LETTERS.search(plain):
         found.append("an English colour initial or card letter")
+    initials = _foreign_initials(locale)
+    if initials is not None and initials.search(plain):
+        found.append("an English seat initial")
     if locale == "de" and kind != "label" and _LOWER_AFTER_COLON.search(plain):
         found.append("lower case after a colon before a whole sentence")
+    if locale == "hu" and kind not in ("label", "caption") and _HU_CARD_CAPITAL.search(plain):
+        found.append("a Hungarian card name in upper case inside a sentence")
     if locale == "hu" and _HELY.search(plain):
         found.append("'hely' (a ranking place) for a seat")
     ends = r"[.!?…)*:]$" if kind in _COLON_KINDS else r"[.!?…)*]$"
@@ -275,6 +307,7 @@ def _draw_private(collected: Collected, info: Any, locales: Sequence[str]) -> No
         if game != "carcassonne" and view.get("hand"):
             hand = [str(card) for card in view["hand"]]
             _captions(collected, locale, renderer.render_hand, game, hand)
+            _draw_race_choices(collected, info, locale)
         elif game == "carcassonne" and view.get("phase") == "place" and info.legal_moves:
             # The tile prompt's image, in Discord and in the console (the public board with
             # the same cells numbered is drawn by _draw_update).
@@ -286,6 +319,22 @@ def _draw_private(collected: Collected, info: Any, locales: Sequence[str]) -> No
             spots = list(dict.fromkeys(m.partition(":")[2] for m in info.legal_moves if ":" in m))
             args = (view, x, y, placed["rot"], placed["tile"], spots)
             _captions(collected, locale, renderer.render_figure_spots, *args)
+
+
+def _draw_race_choices(collected: Collected, info: Any, locale: str) -> None:
+    """The choice image of the first card the person can play (#36): its options numbered
+    where they land, its legend."""
+    from bot.discord_ui.race_prompts import choices
+    from renderer.race_choices import render_race_choices
+
+    view = info.view or {}
+    if not info.to_act or view.get("phase") != "play":
+        return
+    playable = [str(card) for card in view["hand"] if choices(info, str(card))]
+    if not playable:
+        return
+    moves = choices(info, playable[0])
+    _captions(collected, locale, render_race_choices, view, moves)
 
 
 async def _collect_results(collected: Collected, service: Any, table_id: int, draw: bool) -> None:

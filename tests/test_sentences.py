@@ -64,6 +64,13 @@ REVIEW_2_EXAMPLES = [
     ("hu", "log", "2. 3. bot (3. hely, Sárga) ezt a lapot adta neked: 7."),
     ("de", "public", "Endstand: anna 25 Punkte, Bot 2 18 Punkte und Bot 3 51 Punkte."),
     ("en", "public", "Farmers supplying a complete city: Bot 3 4."),
+    # English seat initials pointing at the race image's seat tags (issue 31).
+    ("de", "caption", "Am Zug: anna (G)"),
+    ("de", "caption", "Tausch · gewählt: R, Y"),
+    ("de", "caption", "Y ist durch eine 10 gesperrt"),
+    ("hu", "caption", "Következik: anna (R)"),
+    ("hu", "caption", "Csere · választott: P, B"),
+    ("hu", "console", "A lapjaid: 3, 4, 5, Dáma."),
 ]
 
 
@@ -90,6 +97,11 @@ def test_the_lint_passes_sentences_a_person_would_write() -> None:
     assert problems("Mindenki mindenki ellen", "hu", "caption") == []
     assert problems("Stopped; table 1 is saved. Continue it with:", "en", "console") == []
     assert problems("Tile to place", "en", "caption") == []
+    assert problems("A lapjaid: ász, 3, 4, 5, dáma.", "hu", "console") == []
+    assert problems("Dáma átadása a társadnak", "hu", "label") == []
+    assert problems("Am Zug: anna (Gr)", "de", "caption") == []
+    assert problems("Következik: anna (Z)", "hu", "caption") == []
+    assert problems("Schupfen · gewählt: Blau und Grün", "de", "caption") == []
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -31,10 +31,10 @@ from bot.discord_ui.translator import guild_locale_of
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import BOT_LEVELS, Phase, TableRecord
 from bot.model.table_memory import KeyedLocks, PerTable, Releasable
+from bot.model.turn_words import turn_status
 from i18n import t
 from i18n.catalog import game_terms
-from i18n.events import tile_words
-from i18n.message import list_words, msg
+from i18n.message import msg
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -131,41 +131,24 @@ def turn_line(
     table: TableRecord, update: PublicUpdate, locale: str = "en"
 ) -> tuple[str, list[int]]:
     """Whose turn it is in words, and the user ids to mention (only those to act)."""
-    if update.finished or table.phase is Phase.FINISHED:
-        winners = update.winners or table.winners
-        if winners:
-            names = list_words([seat_name(table, s, locale) for s in winners], locale)
-            return t("turn.game_over_winners", locale, names=names, count=len(winners)), []
-        return t("turn.game_over", locale), []
-    if table.phase is Phase.ABANDONED:
-        return "", []
-    to_act = list(update.to_act)
-    if not to_act:
-        return "", []
-    view = update.view or {}
-    if len(to_act) > 1 or view.get("phase") == "exchange":
-        mentions, users = [], []
-        for seat in to_act:
-            text, user = mention(table, seat, locale)
-            mentions.append(text)
-            if user is not None:
-                users.append(user)
-        picked = view.get("exchanged") or []
-        names = list_words([seat_name(table, s, locale) for s in picked], locale)
-        done = t("turn.picked", locale, names=names) if picked else ""
-        key = "turn.exchange" if len(mentions) > 1 else "turn.exchange_one"  # du / ihr
-        return t(key, locale, mentions=", ".join(mentions), picked=done), users
-    text, user = mention(table, to_act[0], locale)
-    users = [user] if user is not None else []
-    if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
-        left = view.get("tiles_left")
-        pile = t("turn.pile", locale, count=left) if left is not None else ""
-        tile = tile_words(str(view["current_tile"])).text(locale)
-        line = t("turn.with_tile", locale, mention=text, tile=tile, pile=pile)
-        return line, users
-    if table.game == "carcassonne" and view.get("phase") == "figure":
-        return t("turn.figure", locale, mention=text), users
-    return t("turn.yours", locale, mention=text), users
+    users: list[int] = []
+
+    def who(seat: int) -> str:
+        text, user = mention(table, seat, locale)
+        if user is not None:
+            users.append(user)
+        return text
+
+    line = turn_status(
+        table,
+        update.view,
+        update.to_act,
+        update.winners or table.winners,
+        locale,
+        who,
+        finished=update.finished,
+    )
+    return line, users
 
 
 def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:

@@ -33,16 +33,16 @@ from bot.model.table import (
     TableNotFound,
     TableRecord,
 )
+from bot.model.turn_words import seat_words, turn_status
 from bot.service.play import Play
 from bot.service.results import Results
 from bot.service.store import TableStore
 from bot.service.views import Views
 from i18n import t
-from i18n.events import card_as, tile_words
+from i18n.events import card_as
 from i18n.history import history_line
-from i18n.message import list_words, say
-from i18n.words import card_text
-from renderer.cards import card_suit_symbol
+from i18n.message import say
+from renderer.cards import card_words as card_face
 from renderer.style import seat_colour
 
 log = logging.getLogger(__name__)
@@ -79,20 +79,6 @@ def hex_colour(seat: int, game: str) -> str:
     """A seat's colour as the renderer draws it, as ``#rrggbb``."""
     red, green, blue = seat_colour(seat, game)[:3]
     return f"#{red:02x}{green:02x}{blue:02x}"
-
-
-def card_face(token: str, locale: str) -> str:
-    """A hand card as its face shows it: rank and suit (``9 ♣``); the joker by name."""
-    suit = card_suit_symbol(token)
-    if not suit:
-        return card_text(token, locale)
-    return t("race.card_face", locale, rank=card_text(token, locale), suit=suit)
-
-
-def seat_words(record: TableRecord, seat: int, locale: str) -> str:
-    """How the product names a seat (the person, the bot, or the seat's number)."""
-    said = say(record.seat_label(seat), locale)
-    return said if isinstance(said, str) else str(said)
 
 
 # --- options as click paths ---------------------------------------------------------------------
@@ -141,18 +127,16 @@ def tile_path(move: str) -> list[str]:
 
 
 def _drop_unneeded(paths: list[list[str]], prefix: str) -> list[list[str]]:
-    """Leave out a step starting with ``prefix`` (``as:``, ``kind:``) wherever the options
-    that agree before it all take the same one: a choice with one option is never asked."""
+    """A step starting with ``prefix`` (the joker's ``as:``, a figure's ``kind:``) comes last,
+    and only where the other clicks leave a choice: a choice with one option is never asked."""
+    stripped = [[step for step in path if not step.startswith(prefix)] for path in paths]
+    counts: dict[tuple[str, ...], int] = {}
+    for path in stripped:
+        counts[tuple(path)] = counts.get(tuple(path), 0) + 1
     result = []
-    for path in paths:
-        cut = next((i for i, step in enumerate(path) if step.startswith(prefix)), None)
-        if cut is None:
-            result.append(path)
-            continue
-        siblings = {
-            p[cut] for p in paths if p[:cut] == path[:cut] and len(p) > cut and p[cut] != path[cut]
-        }
-        result.append(path if siblings else path[:cut] + path[cut + 1 :])
+    for path, rest in zip(paths, stripped, strict=True):
+        chosen = [step for step in path if step.startswith(prefix)]
+        result.append(rest + chosen if counts[tuple(rest)] > 1 else rest)
     return result
 
 
@@ -375,36 +359,16 @@ class LiveFeed:
             return t("lobby.phase.lobby", locale)
         if record.phase is Phase.ABANDONED:
             return t("lobby.phase.abandoned", locale)
-        if record.phase is Phase.FINISHED or view is None:
-            if record.winners:
-                names = list_words([seat_words(record, s, locale) for s in record.winners], locale)
-                return t("turn.game_over_winners", locale, names=names, count=len(record.winners))
-            return t("turn.game_over", locale)
-        to_act = [int(s) for s in view.get("to_act") or []]
-        if not to_act:
-            return ""
-        if len(to_act) > 1 or view.get("phase") == "exchange":
-            names = list_words([seat_words(record, s, locale) for s in to_act], locale)
-            picked = view.get("exchanged") or []
-            done = ""
-            if picked:
-                done = t(
-                    "turn.picked",
-                    locale,
-                    names=list_words([seat_words(record, s, locale) for s in picked], locale),
-                )
-            key = "turn.exchange" if len(to_act) > 1 else "turn.exchange_one"
-            return t(key, locale, mentions=names, picked=done)
-        who = seat_words(record, to_act[0], locale)
-        tiles = record.game == "carcassonne"
-        if tiles and view.get("phase") == "place" and view.get("current_tile"):
-            left = view.get("tiles_left")
-            pile = t("turn.pile", locale, count=left) if left is not None else ""
-            tile = tile_words(str(view["current_tile"])).text(locale)
-            return t("turn.with_tile", locale, mention=who, tile=tile, pile=pile)
-        if tiles and view.get("phase") == "figure":
-            return t("turn.figure", locale, mention=who)
-        return t("turn.yours", locale, mention=who)
+        to_act = [int(s) for s in (view or {}).get("to_act") or []]
+        return turn_status(
+            record,
+            view,
+            to_act,
+            record.winners,
+            locale,
+            lambda seat: seat_words(record, seat, locale),
+            finished=view is None,
+        )
 
     @staticmethod
     def _labels(record: TableRecord, locale: str) -> dict[str, str]:

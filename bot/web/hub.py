@@ -16,10 +16,10 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from bot.model.table_memory import PerTable
 
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: Moves a socket may send per :data:`MOVE_WINDOW` seconds (a person clicks a few times a
-#: second at most; more is a script).
+#: Moves a person may send per :data:`MOVE_WINDOW` seconds at one table, over all their
+#: sockets (a person clicks a few times a second at most; more is a script).
 MOVES_PER_WINDOW = 4
 MOVE_WINDOW = 2.0
 
@@ -45,8 +45,6 @@ class Client:
     table_id: int
     user_id: int | None
     locale: str
-    #: When this socket's latest moves were sent (the rate limit).
-    moves: deque[float] = field(default_factory=deque)
     #: The version of the newest state sent (never an older one after it).
     sent: int = -1
 
@@ -56,15 +54,6 @@ class Client:
         if self.user_id is None:
             return ("spectator", self.locale)
         return ("user", self.user_id, self.locale)
-
-    def may_move(self, now: float) -> bool:
-        """Count one move; False when the socket sends moves faster than a person clicks."""
-        while self.moves and now - self.moves[0] >= MOVE_WINDOW:
-            self.moves.popleft()
-        if len(self.moves) >= MOVES_PER_WINDOW:
-            return False
-        self.moves.append(now)
-        return True
 
 
 StateMaker = Callable[[int, int | None, str], Awaitable[dict[str, Any]]]
@@ -85,6 +74,9 @@ class Hub:
         self._running: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._stop = service.live.listen(self.changed)
+        #: table id -> user id -> when their latest moves came (the rate limit).
+        self._moves: PerTable[dict[int, deque[float]]] = PerTable()
+        service.memory.register(self._moves)
         #: Serialisations made (the bench checks one per reader kind and version).
         self.serialised = 0
 
@@ -112,6 +104,19 @@ class Hub:
     def watching(self, table_id: int) -> int:
         """How many sockets watch ``table_id``."""
         return len(self._clients.get(table_id, ()))
+
+    def may_move(self, client: Client, now: float) -> bool:
+        """Count one move of the client's person; False when they send moves faster than
+        a person clicks (on one socket or many)."""
+        assert client.user_id is not None
+        users = self._moves.setdefault(client.table_id, {})
+        moves = users.setdefault(client.user_id, deque())
+        while moves and now - moves[0] >= MOVE_WINDOW:
+            moves.popleft()
+        if len(moves) >= MOVES_PER_WINDOW:
+            return False
+        moves.append(now)
+        return True
 
     # --- states -----------------------------------------------------------------------------
 
@@ -143,10 +148,11 @@ class Hub:
     async def send_state(self, client: Client) -> None:
         """Send ``client`` the table's state for its reader (again, if asked)."""
         text = await self.state_text(client.table_id, client.user_id, client.locale)
-        await self._send(client, text, again=True)
+        await self._send(client, text.encode(), _version_of(text), again=True)
 
-    async def _send(self, client: Client, text: str, *, again: bool = False) -> None:
-        version = _version_of(text)
+    @staticmethod
+    async def _send(client: Client, data: bytes, version: int, *, again: bool = False) -> None:
+        """Send one serialised state (``data``, UTF-8: encoded once for every socket)."""
         # Never an older state after a newer one; the same one once (a commit of this
         # process is told by the store and again by the database's change feed).
         if version < client.sent or (version == client.sent and not again):
@@ -155,7 +161,7 @@ class Hub:
             return
         client.sent = version
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await client.socket.send_str(text)
+            await client.socket.send_frame(data, WSMsgType.TEXT)
 
     # --- changes ----------------------------------------------------------------------------
 
@@ -193,7 +199,12 @@ class Hub:
             except Exception as error:  # the table is gone (or not for this reader any more)
                 log.info("no live state of table %s: %s", table_id, error)
                 continue
-            await asyncio.gather(*(self._send(c, text) for c in clients))
+            # One after the other: a send only writes to the socket's buffer (it waits only
+            # for a reader so slow that its buffer filled), and a task per socket would cost
+            # more than the sends.
+            data, version = text.encode(), _version_of(text)
+            for client in clients:
+                await self._send(client, data, version)
 
 
 def _version_of(text: str) -> int:

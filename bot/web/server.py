@@ -214,7 +214,9 @@ class LiveServer:
         """``/live/socket``: hello, then states and moves (docs/live.md)."""
         if not self._origin_ok(request, required=False):
             raise web.HTTPForbidden(text="origin")
-        socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE)
+        # Uncompressed: one state goes to many sockets, and deflating it for each would cost
+        # more than sending it (a state is a few kB).
+        socket = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_MESSAGE, compress=False)
         await socket.prepare(request)
         client = await self._hello(socket)
         if client is None:
@@ -282,7 +284,7 @@ class LiveServer:
         if client.user_id is None:
             await _say(client.socket, "refused", t("live.refused.spectator", locale))
             return
-        if not client.may_move(now()):
+        if not self.hub.may_move(client, now()):
             await _say(client.socket, "refused", t("live.refused.too_fast", locale))
             return
         version, path = message.get("version"), message.get("path")

@@ -170,3 +170,28 @@ def test_a_numbered_player_name_takes_the_article_of_its_number() -> None:
     assert msg("table.picked", name=name_phrase("anna")).text("hu") == (
         "anna kiválasztotta az átadandó lapot."
     )
+
+
+def test_a_card_opening_a_label_and_inside_a_list() -> None:
+    """Hungarian card names are common nouns: lower case in a list, capitalised (a number
+    as its noun, 10-es) where one opens a label (issue 31)."""
+    from i18n import t
+    from i18n.events import card_word
+    from i18n.moves import race_label
+
+    hand = ", ".join(card_word(card).text("hu") for card in ("A", "5", "Q", "X"))
+    assert t("console.hand", "hu", cards=hand) == "A lapjaid: ász, 5, dáma, joker."
+    assert race_label("G:Q", {}, {}).text("hu") == "Dáma átadása a társadnak"
+    assert race_label("G:10", {}, {}).text("hu") == "10-es átadása a társadnak"
+    assert race_label("G:5", {}, {}).text("hu") == "5-ös átadása a társadnak"
+    assert race_label("G:Q", {}, {}).text("de") == "Dame: an deinen Partner geben"
+
+
+def test_a_placement_names_a_bot_with_its_article_and_says_a_phrase_once() -> None:
+    from i18n.placement_effects import effect_words
+
+    extends = [{"kind": "field", "owners": [1], "joined": 1}]
+    assert effect_words(extends, 0, {1: "2. bot"}, "hu") == "bővíti a 2. bot mezőjét"
+    assert effect_words(extends, 0, {1: "anna"}, "hu") == "bővíti anna mezőjét"
+    free = [{"kind": "field", "owners": [], "joined": 1}] * 2
+    assert effect_words(free, 0, {}, "hu") == "bővít egy szabad mezőt"

@@ -17,13 +17,14 @@ import pytest
 from PIL import ImageDraw
 
 from bot.discord_ui import race_prompts
+from bot.discord_ui.race_prompts import SEGMENTS
 from bot.discord_ui.rendering import Renderer
 from bot.model.effects import PrivateInfo
 from bot.model.table import Phase, Seat, TableRecord
 from engine import get_game
 from i18n.catalog import LOCALES, use_game_terms
 from renderer import clear_caches, race_field_center
-from renderer.race_choices import badge_centres, choice_marks, render_race_choices
+from renderer.race_choices import badge_centres, badge_spots, choice_marks, render_race_choices
 from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH, keep_text_stamps
 from tests.renderer.pixels import decode
 
@@ -61,6 +62,31 @@ POSITIONS = {
         },
         "K",
     ),
+    # A split 7 offered whole: both walks carry the option's number, and what a walk passes
+    # is burnt (C-8.3).
+    "dog-seven-burns": (
+        {
+            "game": "dog",
+            "players": 4,
+            "pawns": {"0": ["r5", "r40"], "1": ["r8"], "3": ["r10", "r44"]},
+            "hands": {"0": ["7", "8"]},
+            "turn": 0,
+        },
+        "7",
+    ),
+    # The rest of that 7 after its first walk: eight steps, one pawn already moved (its mark
+    # is a tick, not a "7" that would be option 7's number a second time).
+    "dog-seven-pending": (
+        {
+            "game": "dog",
+            "players": 4,
+            "pawns": {"0": ["r5", "r40"], "1": ["r8"], "3": ["r10", "r44"]},
+            "hands": {"0": ["7", "8"]},
+            "turn": 0,
+            "then": "7:r5-r8",
+        },
+        SEGMENTS,
+    ),
     "dog-joker": (
         {
             "game": "dog",
@@ -97,7 +123,9 @@ def drawn_texts() -> Iterator[Drawn]:
 
 def _info(position: dict[str, Any]) -> PrivateInfo:
     module: Any = get_game(position["game"])
-    state = module.from_position(position)
+    state = module.from_position({k: v for k, v in position.items() if k != "then"})
+    if "then" in position:
+        state = module.apply(state, position["then"])
     seats = list(module.view(state, None)["seats"])
     table = TableRecord(
         id=3,
@@ -145,8 +173,11 @@ async def test_every_number_is_drawn_once_where_its_option_lands(name: str, loca
     info = _info(position)
     view = info.view or {}
     use_game_terms(position["game"])
-    index = list(view["hand"]).index(card)
-    prompt = race_prompts.card_prompt(info, index, locale=locale)
+    if card == SEGMENTS:
+        prompt = race_prompts.moves_prompt(info, SEGMENTS, locale=locale)
+    else:
+        index = list(view["hand"]).index(card)
+        prompt = race_prompts.card_prompt(info, index, locale=locale)
     moves = list(prompt.moves)
     assert moves, "the card's prompt says which moves it offers"
     numbered = _numbers_of_controls(prompt.items)
@@ -157,7 +188,7 @@ async def test_every_number_is_drawn_once_where_its_option_lands(name: str, loca
     assert png is not None
     width = decode(png.fp.read()).width  # type: ignore[attr-defined]
     marks = choice_marks(view, moves)
-    centres = badge_centres(view, moves)
+    spots = badge_spots(view, moves)
     layout_r = race_field_center(view, "r1")  # any field: the pitch below
     pitch = math.dist(layout_r, race_field_center(view, "r2"))
     landing = [m for m in marks if m.landing is not None]
@@ -167,13 +198,16 @@ async def test_every_number_is_drawn_once_where_its_option_lands(name: str, loca
         if mark.landing is None:
             assert texts == [], f"{mark.number} lands nowhere and is not drawn"
             continue
-        assert len(texts) == 1, f"number {mark.number} drawn {len(texts)} times"
-        (x, y), size = texts[0]
-        assert math.dist((x, y - 1), centres[mark.number]) < 1.5
-        field = race_field_center(view, mark.landing)
-        # On its landing field, or beside it when the field holds a pawn or other numbers.
-        assert math.dist((x, y), field) < 4.5 * pitch, (mark, (x, y), field)
-        assert size * PHONE_WIDTH / width >= MIN_PHONE_TEXT
+        # Once at each field where the option lands (both walks of a split 7), nowhere else.
+        assert len(texts) == len(mark.landings), f"{mark.number} drawn {len(texts)} times"
+        for field_name in mark.landings:
+            (centre,) = [c for n, f, c in spots if n == mark.number and f == field_name]
+            ((x, y), size) = min(texts, key=lambda each, c=centre: math.dist(each[0], c))
+            assert math.dist((x, y - 1), centre) < 1.5
+            field = race_field_center(view, field_name)
+            # On its landing field, or beside it when the field holds a pawn or other numbers.
+            assert math.dist((x, y), field) < 4.5 * pitch, (mark, (x, y), field)
+            assert size * PHONE_WIDTH / width >= MIN_PHONE_TEXT
     small = [(text, size) for text, _, size, _ in drawn if size * PHONE_WIDTH / width < 9]
     assert small == [], "every text of the image stays 9 px tall on a phone"
 
@@ -192,6 +226,22 @@ def test_the_marks_say_what_each_option_does() -> None:
     assert out[0].landing == "r0"
     assert out[0].captures == ("r0",), "bringing a pawn out takes the pawn on the start"
     assert out[1].captures == ("r18",)
+
+
+def test_a_split_seven_burns_what_it_passes_and_numbers_both_walks() -> None:
+    info = _info(POSITIONS["dog-seven-burns"][0])
+    marks = {m.number: m for m in choice_marks(info.view or {}, ["7:r5-r10,r40-r42", "7:r5-r12"])}
+    # r5 → r10 passes Blue's pawn on r8 and lands on Green's on r10: both are taken.
+    assert set(marks[1].captures) == {"r8", "r10"}
+    assert marks[1].landings == ("r10", "r42"), "the second walk carries the number too"
+    assert set(marks[2].captures) == {"r8", "r10"}, "a single walk of 7 burns what it passes"
+    assert marks[2].landings == ("r12",)
+    # The walks are made in order: a pawn that moved out of the way first is not burnt.
+    two = {"game": "tock", "players": 4, "pawns": {"0": ["r3", "r5"]}, "hands": {"0": ["7"]}}
+    view = _info({**two, "turn": 0}).view or {}
+    first, second = choice_marks(view, ["7:r5-r8,r3-r7", "7:r3-r7,r5-r8"])
+    assert first.captures == (), "r5 moved on before r3 passed its field"
+    assert second.captures[0] == "r5", "the mover's own pawn is burnt too (C-8.3)"
 
 
 def test_the_steps_of_a_pending_seven_are_marked_too() -> None:

@@ -49,6 +49,9 @@ def card_words() -> Mapping[str, str]:
             for kind in ("name", "acc", "as"):  # Hungarian cases: "ászt", "5-öst", "ászként"
                 for form in word_forms(locale).get(f"card.{kind}.{token}", {}).values():
                     words[form] = token
+    for word, token in list(words.items()):
+        # A word that opens a label ("{card:cap} átadása": "Dáma átadása …").
+        words.setdefault(word[:1].upper() + word[1:], token)
     for token in TOKENS:
         words.setdefault(token, token)
     return words
