@@ -179,7 +179,14 @@ function show(state) {
   $("title").textContent = labels.title || "";
   $("status").textContent = state.status || "";
   if (state.public) {
-    if (!page.board) page.board = drawBoard($("board"), state, { locale: state.locale, onTarget: clickTarget });
+    if (!page.board) {
+      page.board = drawBoard($("board"), state, {
+        locale: state.locale,
+        onTarget: clickTarget,
+        // Words for a lit target, for screen readers: the one option it completes, if any.
+        labelFor: (id) => (page.state && page.state.you ? targetWords(id, candidates()) : ""),
+      });
+    }
     else page.board.update(state);
   }
   renderSeats(state);

@@ -262,3 +262,30 @@ def test_a_dog_player_passes_a_card_to_the_partner_by_clicking_it(
     frame.locator("#hand button.chosen").wait_for(timeout=5000)
     assert frame.locator("#hand button.lit").count() == 0
     assert not page_errors
+
+
+def test_a_lit_pawn_can_be_chosen_with_the_keyboard(
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+) -> None:
+    server, base = stub
+    pawns = {
+        "0": ["r2", "r20", "k0", "k0"],
+        "1": ["r30"] + ["k1"] * 3,
+        "2": ["k2"] * 4,
+        "3": ["k3"] * 4,
+    }
+    table = server.add_table("tock", 4, 1, position=tock_position(["7", "J", "2", "5", "8"], pawns))
+    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
+    frame.locator("[data-target='card:8']").focus()
+    frame.locator("[data-target='card:8']").press("Enter")
+    target = frame.locator(".race-board .target[data-target='pawn:r20']")
+    assert target.get_attribute("role") == "button"
+    target.focus()
+    target.press("Enter")
+    moves = [m for m in server.received if m["type"] == "move"]
+    deadline = time.monotonic() + 5
+    while not moves and time.monotonic() < deadline:
+        time.sleep(0.05)
+        moves = [m for m in server.received if m["type"] == "move"]
+    assert moves[-1]["path"] == ["card:8", "pawn:r20", "field:r28"]
+    assert not page_errors

@@ -240,6 +240,7 @@ export class CarcassonneBoard {
         const [ox, oy] = this.origin(x, y);
         const r = el("rect", { x: ox + 4, y: oy + 4, width: T - 8, height: T - 8, rx: 8, fill: tint(HIGHLIGHT, 0.7), "fill-opacity": 0.55, stroke: HIGHLIGHT, "stroke-width": 5, class: "target", "data-target": id }, lit);
         r.style.cursor = "pointer";
+        this.targets.bind(r, id, this.options.labelFor && this.options.labelFor(id));
         spots.push({ id, x: ox + T / 2, y: oy + T / 2, r: T * 0.72 });
       } else if (kind === "figure" && figureTile && pos !== "none") {
         const segment = targetSegment(pos);
@@ -259,6 +260,7 @@ export class CarcassonneBoard {
         }
         const ring = el("circle", { cx, cy, r: 15, fill: WHITE, "fill-opacity": 0.01, stroke: HIGHLIGHT, "stroke-width": 4, class: "target", "data-target": id }, lit);
         ring.style.cursor = "pointer";
+        this.targets.bind(ring, id, this.options.labelFor && this.options.labelFor(id));
         spots.push({ id, x: cx, y: cy, r: 22 });
       } else {
         missing.push(id);

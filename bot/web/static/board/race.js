@@ -485,6 +485,7 @@ export class RaceBoard {
         class: "target", "data-target": id, "data-step": step,
       }, lit);
       ring.style.cursor = "pointer";
+      this.targets.bind(ring, id, this.options.labelFor && this.options.labelFor(id));
       spots.push({ id, x: p[0], y: p[1], r: Math.max(2 * L.pawnR, r + 6) });
     }
     this.targets.set(spots);

@@ -170,6 +170,19 @@ export class Targets {
     this.spots = spots;
   }
 
+  /** Make a lit target reachable by keyboard too: Tab to it, Enter or Space to choose. */
+  bind(node, id, label) {
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("role", "button");
+    if (label) node.setAttribute("aria-label", label);
+    node.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        if (this.onTarget) this.onTarget(id);
+      }
+    });
+  }
+
   click(event) {
     if (!this.spots.length) return;
     const matrix = this.svg.getScreenCTM();
