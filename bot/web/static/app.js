@@ -186,8 +186,7 @@ function show(state) {
         // Words for a lit target, for screen readers: the one option it completes, if any.
         labelFor: (id) => (page.state && page.state.you ? targetWords(id, candidates()) : ""),
       });
-    }
-    else page.board.update(state);
+    } else page.board.update(state);
   }
   renderSeats(state);
   renderSince(state);
