@@ -16,7 +16,8 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 npm init -y >/dev/null
 npm install --no-audit --no-fund --save-exact \
-    "@discord/embedded-app-sdk@$SDK_VERSION" "esbuild@$ESBUILD_VERSION" >/dev/null
+    "@discord/embedded-app-sdk@$SDK_VERSION" "esbuild@$ESBUILD_VERSION" "tslib@2" >/dev/null
+# (tslib only for its licence: the SDK carries a copy without one.)
 cat > entry.js <<'JS'
 export * from "@discord/embedded-app-sdk";
 JS
@@ -25,8 +26,21 @@ mkdir -p "$out"
     --legal-comments=inline --log-level=warning \
     --banner:js="/* @discord/embedded-app-sdk $SDK_VERSION (MIT), bundled by scripts/vendor-discord-sdk.sh */" \
     --outfile="$out/discord-sdk.js"
-cp node_modules/@discord/embedded-app-sdk/LICENSE* "$out/LICENSE-discord-embedded-app-sdk.txt" 2>/dev/null \
-    || cp node_modules/@discord/embedded-app-sdk/license* "$out/LICENSE-discord-embedded-app-sdk.txt"
+# The SDK's licence, then those of the libraries it carries inside its own output/lib.
+licence="$out/LICENSE-discord-embedded-app-sdk.txt"
+{
+    echo "@discord/embedded-app-sdk $SDK_VERSION"
+    echo
+    cat node_modules/@discord/embedded-app-sdk/LICENSE*
+    for dep in $(ls node_modules/@discord/embedded-app-sdk/output/lib); do
+        [ -d "node_modules/$dep" ] || continue
+        echo
+        echo "----------------------------------------------------------------------"
+        echo "$dep $(node -p "require('./node_modules/$dep/package.json').version"), bundled inside the SDK"
+        echo
+        cat "node_modules/$dep"/LICEN[CS]E* "node_modules/$dep"/licen[cs]e* 2>/dev/null || true
+    done
+} > "$licence"
 printf '%s\n' "@discord/embedded-app-sdk $SDK_VERSION from the npm registry, bundled with esbuild $ESBUILD_VERSION" \
     "into discord-sdk.js by scripts/vendor-discord-sdk.sh (its dependencies' licences are inlined" \
     "as comments in the bundle)." > "$out/README.txt"
