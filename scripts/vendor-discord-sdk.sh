@@ -36,7 +36,8 @@ licence="$out/LICENSE-discord-embedded-app-sdk.txt"
         [ -d "node_modules/$dep" ] || continue
         echo
         echo "----------------------------------------------------------------------"
-        echo "$dep $(node -p "require('./node_modules/$dep/package.json').version"), bundled inside the SDK"
+        version=$(node -p "require('./node_modules/$dep/package.json').version")
+        echo "$dep: the SDK carries a copy of it (this licence from its version $version)"
         echo
         cat "node_modules/$dep"/LICEN[CS]E* "node_modules/$dep"/licen[cs]e* 2>/dev/null || true
     done
