@@ -152,12 +152,14 @@ export class CarcassonneBoard {
     const latestKey = latest ? `${latest.x},${latest.y}` : null;
     // The tiles placed since the reader's last turn, numbered in order.
     const recent = [];
-    for (const entry of state.since || []) {
+    (state.since || []).forEach((entry, index) => {
       for (const event of arrowEvents(entry)) {
         const data = event.data || {};
-        if (event.kind === "place" && Number.isInteger(data.x) && Number.isInteger(event.seat)) recent.push([`${data.x},${data.y}`, event.seat, data.x, data.y]);
+        if (event.kind === "place" && Number.isInteger(data.x) && Number.isInteger(event.seat)) {
+          recent.push([`${data.x},${data.y}`, event.seat, data.x, data.y, entry.number ?? index + 1]);
+        }
       }
-    }
+    });
     const numbered = new Set(recent.length > 1 ? recent.map((r) => r[0]) : []);
     for (const [seat, cell] of Object.entries(view.last_tiles || {})) {
       const key = `${cell[0]},${cell[1]}`;
@@ -166,13 +168,16 @@ export class CarcassonneBoard {
       el("rect", { x: ox + 3, y: oy + 3, width: T - 6, height: T - 6, fill: "none", stroke: seatColour(state, Number(seat)), "stroke-width": 3, class: "last-tile" }, g);
     }
     if (recent.length > 1) {
-      recent.forEach(([key, seat, x, y], i) => {
+      // Numbered as the list beside the board numbers the moves.
+      recent.forEach(([key, seat, x, y, number]) => {
         if (!this.cells.has(key)) return;
         const [ox, oy] = this.origin(x, y);
         if (key !== latestKey) el("rect", { x: ox + 3, y: oy + 3, width: T - 6, height: T - 6, fill: "none", stroke: seatColour(state, seat), "stroke-width": 6, class: "recent-tile" }, g);
+        const label = String(number);
         const half = 11;
-        el("rect", { x: ox + 7, y: oy + 7, width: 2 * half, height: 2 * half, fill: WHITE, stroke: INK, "stroke-width": 2 }, this.layers.badges);
-        centredText(this.layers.badges, ox + 7 + half, oy + 7 + half + 1, String(i + 1), 18, INK, { "font-weight": "bold", class: "tile-number" });
+        const width = Math.max(2 * half, 11 * label.length + 8);
+        el("rect", { x: ox + 7, y: oy + 7, width, height: 2 * half, fill: WHITE, stroke: INK, "stroke-width": 2 }, this.layers.badges);
+        centredText(this.layers.badges, ox + 7 + width / 2, oy + 7 + half + 1, label, 18, INK, { "font-weight": "bold", class: "tile-number" });
       });
     }
     if (latest) {

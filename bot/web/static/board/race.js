@@ -194,12 +194,19 @@ export class RaceBoard {
     }
     for (const name of ["marks", "arrows", "pawns", "captures", "numbers", "centre", "names"]) empty(this.layers[name]);
     this.drawMarks(view);
-    const moves = (state.since || []).map((entry) => readMove(arrowEvents(entry)));
-    const heads = moves.map((move, i) => this.drawMove(move, view, i < moves.length - 1));
+    // The moves since the reader's last turn, numbered as the list beside the board numbers
+    // them; the newest move with something to draw is the strongest.
+    const since = state.since || [];
+    const moves = since.map((entry) => readMove(arrowEvents(entry)));
+    const drawable = moves.map((m) => m.paths.length + m.swaps.length + m.bringOut.length > 0);
+    const newest = drawable.lastIndexOf(true);
+    const heads = moves.map((move, i) => this.drawMove(move, view, i !== newest));
     for (const list of heads) for (const [tip, tail, size, colour] of list) arrowHead(this.layers.arrows, tip, tail, size, colour);
     this.drawPawns(view);
     for (const move of moves) this.drawCaptures(move);
-    if (moves.filter((m) => m.paths.length || m.swaps.length || m.bringOut.length).length > 1) this.drawNumbers(heads);
+    if (drawable.filter(Boolean).length > 1) {
+      this.drawNumbers(heads, since.map((entry, i) => entry.number ?? i + 1), newest);
+    }
     this.drawCentre(state);
     this.drawNames(state);
     // A new state ends any choice in progress: the app lights the new targets.
@@ -382,7 +389,7 @@ export class RaceBoard {
     }
   }
 
-  drawNumbers(heads) {
+  drawNumbers(heads, numbers, newest) {
     const L = this.layout;
     const size = legible(L.pawnR * 0.85, L.width);
     const r = Math.max(L.pawnR * 0.6, size * 0.66);
@@ -401,7 +408,10 @@ export class RaceBoard {
         if (placed.every(([px, py]) => Math.hypot(centre[0] - px, centre[1] - py) > 2.2 * r)) break;
       }
       placed.push(centre);
-      numberBadge(this.layers.numbers, centre[0], centre[1], r, i + 1, colour, i === heads.length - 1, size);
+      const label = String(numbers[i]);
+      // Wide numbers (18, 105) get a wider badge's worth of room through a smaller font.
+      const fit = label.length > 1 ? Math.min(size, (r * 2.6) / label.length) : size;
+      numberBadge(this.layers.numbers, centre[0], centre[1], r, label, colour, i === newest, Math.max(fit, size * 0.75));
     });
   }
 
