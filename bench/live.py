@@ -30,7 +30,6 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiohttp
 from aiohttp import web
 
 from bot.bots.choosers import random_chooser
@@ -43,41 +42,89 @@ PERSON = 100
 # --- the watching process ----------------------------------------------------------------------
 
 
+class Watcher(asyncio.Protocol):
+    """One watching socket, as light as a socket can be: the WebSocket handshake by hand,
+    then only the arrival time of each state's version is noted (the server sends text
+    frames unmasked and uncompressed, the version near the start of each state). A real
+    client's parsing is its own machine's business; here it would share the server's cores
+    and be counted in the server's figure."""
+
+    def __init__(self, hello: bytes, ready: asyncio.Event) -> None:
+        self.hello = hello
+        self.ready = ready
+        self.handshaken = False
+        self.buffer = b""
+        self.arrivals: list[tuple[int, float]] = []
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        if not self.handshaken:
+            self.buffer += data
+            head, found, rest = self.buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            assert b" 101 " in head.split(b"\r\n", 1)[0], head
+            self.handshaken = True
+            assert self.transport is not None
+            self.transport.write(self.hello)
+            data, self.buffer = rest, b""
+        # A version marker may be cut between two reads: keep the tail of the last one.
+        data, self.buffer = self.buffer + data, b""
+        at = data.find(b'"version":')
+        while at >= 0:
+            end = data.find(b",", at)
+            if end < 0:
+                self.buffer = data[at:]
+                return
+            self.arrivals.append((int(data[at + 10 : end]), now))
+            self.ready.set()
+            at = data.find(b'"version":', end)
+        self.buffer = data[-12:]
+
+
+def client_frame(text: str) -> bytes:
+    """A masked text frame, as a client must send it (RFC 6455)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    if len(payload) < 126:
+        head = bytes([0x81, 0x80 | len(payload)])
+    else:
+        head = bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return head + mask + masked
+
+
 async def watch(url: str, table: int, count: int) -> None:
     """Open ``count`` sockets on ``table``, say "ready", record each state's arrival until
     stdin closes, then print every (version, arrival) as JSON."""
-    connector = aiohttp.TCPConnector(limit=0)
-    arrivals: list[list[tuple[int, float]]] = [[] for _ in range(count)]
-    async with aiohttp.ClientSession(connector=connector) as http:
-        sockets = []
-        for start in range(0, count, 100):  # in batches: the server's backlog stays small
-            batch = [
-                http.ws_connect(url, max_msg_size=0) for _ in range(start, min(count, start + 100))
-            ]
-            sockets += await asyncio.gather(*batch)
-        hello = json.dumps({"type": "hello", "table": table, "session": None})
-        await asyncio.gather(*(s.send_str(hello) for s in sockets))
-
-        first = [asyncio.Event() for _ in range(count)]
-
-        async def read(index: int, socket: aiohttp.ClientWebSocketResponse) -> None:
-            async for message in socket:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    return
-                now = time.time()
-                marker = message.data.find('"version":')
-                end = message.data.find(",", marker)
-                arrivals[index].append((int(message.data[marker + 10 : end]), now))
-                first[index].set()
-
-        readers = [asyncio.create_task(read(i, s)) for i, s in enumerate(sockets)]
-        await asyncio.gather(*(event.wait() for event in first))
-        print("ready", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
-        for task in readers:
-            task.cancel()
-        await asyncio.gather(*(s.close() for s in sockets), return_exceptions=True)
-    print(json.dumps(arrivals), flush=True)
+    address = url.removeprefix("ws://")
+    hostport, _, path = address.partition("/")
+    host, _, port = hostport.partition(":")
+    request = (
+        f"GET /{path} HTTP/1.1\r\nHost: {hostport}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+    hello = client_frame(json.dumps({"type": "hello", "table": table, "session": None}))
+    loop = asyncio.get_running_loop()
+    watchers: list[Watcher] = []
+    for _ in range(count):
+        watcher = Watcher(hello, asyncio.Event())
+        transport, _ = await loop.create_connection(lambda w=watcher: w, host, int(port))  # type: ignore[misc]
+        transport.write(request)
+        watchers.append(watcher)
+    await asyncio.gather(*(w.ready.wait() for w in watchers))
+    print("ready", flush=True)
+    await loop.run_in_executor(None, sys.stdin.read)
+    for watcher in watchers:
+        if watcher.transport is not None:
+            watcher.transport.close()
+    print(json.dumps([w.arrivals for w in watchers]), flush=True)
 
 
 @contextlib.asynccontextmanager

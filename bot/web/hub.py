@@ -167,7 +167,12 @@ class Hub:
 
     def changed(self, table_id: int, version: int) -> None:
         """The service's listener: ``table_id`` is at ``version`` (no work in the caller's
-        task: it holds the table's lock)."""
+        task: it holds the table's lock). Table 0: any table may have changed (the database's
+        change feed was lost for a while): every watched table is sent again."""
+        if table_id == 0:
+            for watched in list(self._clients):
+                self.changed(watched, version)
+            return
         if table_id not in self._clients:
             return
         if table_id in self._running:

@@ -650,17 +650,21 @@ async def test_carcassonne_with_every_expansion_shows_no_tile_bag_order(
         stats = Stats()
         rng = random.Random(3)
         thread = world.thread_of(world.lobby(table.table_id))
-        for step in range(1000):
-            if (await table.service.get(table.table_id)).phase != "playing":
-                break
-            user = (await acting_members(table, humans))[0]
-            if stats.turns < CLICKED_TILES:
-                await play_tile_turn(world, table.table_id, user, thread, rng, stats)
-                if stats.turns == CLICKED_TILES:
-                    await quiet(table)
-                    await ask_everything(table, readers, everything=True)
-            else:
-                await move_quickly(world, table, user, step)
+        async with spectator_socket(
+            table.service, table.table_id, dave.id, socket_recorder(table, dave.id)
+        ) as table.socket:
+            for step in range(1000):
+                if (await table.service.get(table.table_id)).phase != "playing":
+                    break
+                user = (await acting_members(table, humans))[0]
+                if stats.turns < CLICKED_TILES:
+                    await play_tile_turn(world, table.table_id, user, thread, rng, stats)
+                    if stats.turns == CLICKED_TILES:
+                        await quiet(table)
+                        await ask_everything(table, readers, everything=True)
+                else:
+                    await move_quickly(world, table, user, step)
+        assert len(table.socket.states) > 50, "the spectator's socket followed the game"
         await ask_everything(table, readers, everything=True)  # after the game
         figures = check_everything(table, caplog)
         print(f"carcassonne {options}: {figures} {stats.turns} turns clicked")
