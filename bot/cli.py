@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 NO_TOKEN_MESSAGE = (
     "poeppel: DISCORD_TOKEN is not set.\n"
@@ -85,8 +86,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.command == "sync-commands":
         return sync_commands(settings)
+    side = None
+    if settings.web_port is not None:
+        # The live board (#33) is served by this process beside Discord.
+        from bot.web.server import serve_web
+
+        def side(service: Any, deliver: Any) -> Any:
+            return serve_web(service, settings, deliver)
+
     return run_bot(
-        settings, shard_count=args.shard_count, shard_ids=args.shard_ids, sync=args.sync_commands
+        settings,
+        shard_count=args.shard_count,
+        shard_ids=args.shard_ids,
+        sync=args.sync_commands,
+        side=side,
     )
 
 

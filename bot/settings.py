@@ -40,6 +40,16 @@ class Settings(BaseSettings):
     # Tests only: every turn clock runs this fraction of its turn time (a table still offers,
     # shows and stores the turn time chosen, 60 s at least). 1 in production.
     turn_time_scale: float = Field(default=1.0, gt=0, le=1, alias="TURN_TIME_SCALE")
+    # The live board (#33): the web server's port (unset: no web server, no live buttons),
+    # the address it binds, its public HTTPS address (the Watch live links), the application's
+    # OAuth2 client (the Activity's sign-in) and the key that signs the page's sessions
+    # (unset: a random one per process).
+    web_port: int | None = Field(default=None, ge=1, le=65535, alias="WEB_PORT")
+    web_host: str = Field(default="0.0.0.0", alias="WEB_HOST")
+    web_public_url: str | None = Field(default=None, alias="WEB_PUBLIC_URL")
+    discord_client_id: str | None = Field(default=None, alias="DISCORD_CLIENT_ID")
+    discord_client_secret: SecretStr | None = Field(default=None, alias="DISCORD_CLIENT_SECRET")
+    web_session_secret: SecretStr | None = Field(default=None, alias="WEB_SESSION_SECRET")
     # Discord's API base and gateway; overridden only by the tests' local fake Discord.
     discord_api_base: str | None = Field(default=None, alias="DISCORD_API_BASE")
     discord_gateway_url: str | None = Field(default=None, alias="DISCORD_GATEWAY_URL")

@@ -9,6 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import t
+from i18n.words import card_text
 from renderer.style import (
     INK,
     PAPER,
@@ -96,6 +97,15 @@ def card_suit_symbol(card: str) -> str:
     if card == "X":
         return ""
     return SUIT_SYMBOLS[_suit_of(card)]
+
+
+def card_words(card: str, locale: object = "en") -> str:
+    """A hand card in words as its face shows it, rank and suit (``9 ♣``), the joker by
+    name: the Discord hand's buttons and the live board's hand say it alike."""
+    suit = card_suit_symbol(card)
+    if not suit:
+        return card_text(card, locale)
+    return t("race.card_face", locale, rank=card_text(card, locale), suit=suit)
 
 
 def _draw_suit(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, s: float) -> RGB:

@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
 
 import discord
 import discord.gateway
@@ -21,6 +22,7 @@ from bot.bots.pool import BotPool, machine_cores
 from bot.discord_ui.client import BotConfig, PoeppelBot, PoeppelShardedBot, sync_tree
 from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
+from bot.discord_ui.live_links import LiveLinks
 from bot.discord_ui.logs import setup_logging
 from bot.discord_ui.render_pool import RenderPool, render_workers
 from bot.discord_ui.rendering import Renderer
@@ -28,7 +30,16 @@ from bot.discord_ui.tournament_commands import TournamentDesk
 from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
 from bot.settings import Settings, parse_shard_ids
 
+if TYPE_CHECKING:
+    from bot.model.effects import Listener
+    from bot.service import TableService
+
 log = logging.getLogger(__name__)
+
+#: Another front end served beside Discord by the same process (the live board, #33): made
+#: from the table service and the Discord front end's listener, which posts the effects of
+#: moves made there to the table's thread as if made by a button.
+SideFrontEnd = Callable[["TableService", "Listener"], AbstractAsyncContextManager[Any]]
 
 
 def point_at_api(settings: Settings) -> None:
@@ -126,7 +137,12 @@ def close_on_sigterm(bot: discord.Client) -> None:
 
 
 async def _serve(
-    settings: Settings, *, shard_count: int | None, shard_ids: list[int] | None, sync: bool
+    settings: Settings,
+    *,
+    shard_count: int | None,
+    shard_ids: list[int] | None,
+    sync: bool,
+    side: SideFrontEnd | None = None,
 ) -> None:
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     point_at_api(settings)
@@ -156,6 +172,7 @@ async def _serve(
         ) as desk,
     ):
         desk.retry_interval = settings.board_retry_seconds
+        desk.publisher.live = live_links(settings)
         desk.service.outbox_lease_seconds = settings.outbox_lease_seconds
         bot = create_bot(desk, config=config, shard_count=shard_count, shard_ids=shard_ids)
         # A sharded process arms the clocks and posts the results of its own guilds only.
@@ -166,6 +183,7 @@ async def _serve(
             # are posted through REST, then connect to the gateway.
             await bot.login(token)
             await desk.service.start(owns_guild=owns)
+            served = side(desk.service, desk.on_effects) if side else contextlib.nullcontext()
             # Everything alive now (modules, engine tables, storage) lives as long as the
             # process: freeze it out of the collector's scans before serving (bot/gc_tuning.py).
             tune_gc()
@@ -173,10 +191,18 @@ async def _serve(
             # every minute (bot/gc_tuning.py, issue #37).
             collector = asyncio.create_task(collect_deferred())
             try:
-                await bot.connect()
+                async with served:
+                    await bot.connect()
             finally:
                 collector.cancel()
                 await desk.service.stop()
+
+
+def live_links(settings: Settings) -> LiveLinks | None:
+    """The live board's buttons on every board, when this process serves it (#33)."""
+    if settings.web_port is None or not settings.web_public_url:
+        return None
+    return LiveLinks(settings.web_public_url, activity=bool(settings.discord_client_id))
 
 
 def _render_pool(settings: Settings) -> RenderPool | None:
@@ -195,8 +221,10 @@ def run_bot(
     shard_count: int | None = None,
     shard_ids: str | None = None,
     sync: bool = False,
+    side: SideFrontEnd | None = None,
 ) -> int:
-    """Connect to Discord and serve tables until interrupted; the exit status."""
+    """Connect to Discord and serve tables until interrupted; the exit status. ``side``: a
+    front end served beside Discord (the live board)."""
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     setup_logging(settings.log_level, secrets=[token])
     # Before any thread starts: the board-drawing threads share few malloc arenas (#37).
@@ -211,7 +239,7 @@ def run_bot(
         log.error("--shard-ids needs --shard-count (the total over all processes)")
         return 2
     try:
-        asyncio.run(_serve(settings, shard_count=count, shard_ids=ids, sync=sync))
+        asyncio.run(_serve(settings, shard_count=count, shard_ids=ids, sync=sync, side=side))
     except KeyboardInterrupt:
         return 0
     except discord.LoginFailure:

@@ -81,9 +81,58 @@ async def sync_tree(bot: commands.Bot, dev_guild_id: int | None) -> int:
         synced = await bot.tree.sync(guild=guild)
         log.info("synced %d commands to the development guild %s", len(synced), dev_guild_id)
     else:
-        synced = await bot.tree.sync()
-        log.info("synced %d commands globally", len(synced))
+        count = await sync_global(bot)
+        log.info("synced %d commands globally", count)
+        return count
     return len(synced)
+
+
+#: The application command type of an Activity's Entry Point command (PRIMARY_ENTRY_POINT).
+ENTRY_POINT = 4
+#: The fields of a stored command that describe it (the rest Discord fills in).
+_COMMAND_FIELDS = (
+    "id",
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "handler",
+    "integration_types",
+    "contexts",
+    "default_member_permissions",
+    "nsfw",
+)
+
+
+async def sync_global(bot: commands.Bot) -> int:
+    """Sync the global commands, keeping the Entry Point command.
+
+    Enabling Activities (the live board, #33) makes Discord create an Entry Point command
+    ("Launch"); a bulk overwrite that leaves it out fails (error 50240), and discord.py cannot
+    express that command type (discord.py #9996). So the tree's commands are sent together
+    with the Entry Point command as Discord stored it; without one, the tree syncs as usual.
+    """
+    tree = bot.tree
+    app_id = bot.application_id
+    if app_id is None:
+        raise discord.app_commands.MissingApplicationID()
+    stored = await bot.http.get_global_commands(app_id)
+    kept = [
+        {key: value for key, value in command.items() if key in _COMMAND_FIELDS}
+        for command in stored
+        if int(command.get("type", 1)) == ENTRY_POINT
+    ]
+    if not kept:
+        return len(await tree.sync())
+    ours = tree.get_commands(guild=None)
+    translator = tree.translator
+    if translator is not None:
+        payload = [await command.get_translated_payload(tree, translator) for command in ours]
+    else:
+        payload = [command.to_dict(tree) for command in ours]
+    await bot.http.bulk_upsert_global_commands(app_id, payload=[*payload, *kept])
+    return len(payload)
 
 
 class PoeppelBot(PoeppelBotMixin, commands.Bot):

@@ -39,6 +39,7 @@ TURN_TIME_CHOICES = [
 ]
 BOT_LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in BOT_LEVELS]
 _BOT_LEVEL_HELP = "how well the bots play (Add bot, and the seat of a player who leaves)"
+_WATCH_LIVE_HELP = "anyone with the link may watch the live board, also outside this server"
 
 
 # --- /tock, /dog, /carcassonne -----------------------------------------------------------------
@@ -60,6 +61,7 @@ carcassonne = app_commands.Group(
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
+    watch_live=_WATCH_LIVE_HELP,
 )
 @app_commands.choices(  # type: ignore[misc]
     game_type=[
@@ -84,6 +86,7 @@ async def tock_new(
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
+    watch_live: bool = False,
 ) -> None:
     """Open a Tock table."""
     options = {
@@ -93,7 +96,14 @@ async def tock_new(
         "variant5": variant5,
     }
     await desk_of(interaction).new_table(
-        interaction, "tock", players, options, turn_time, hints, bot_level=bot_level
+        interaction,
+        "tock",
+        players,
+        options,
+        turn_time,
+        hints,
+        bot_level=bot_level,
+        live_watch=watch_live,
     )
 
 
@@ -104,6 +114,7 @@ async def tock_new(
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
+    watch_live=_WATCH_LIVE_HELP,
 )
 @app_commands.choices(  # type: ignore[misc]
     players=[app_commands.Choice(name="4", value=4), app_commands.Choice(name="6", value=6)],
@@ -121,11 +132,19 @@ async def dog_new(
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
+    watch_live: bool = False,
 ) -> None:
     """Open a Dog table."""
     options = {"preset": ruleset}
     await desk_of(interaction).new_table(
-        interaction, "dog", players, options, turn_time, hints, bot_level=bot_level
+        interaction,
+        "dog",
+        players,
+        options,
+        turn_time,
+        hints,
+        bot_level=bot_level,
+        live_watch=watch_live,
     )
 
 
@@ -140,6 +159,7 @@ async def dog_new(
     turn_time="time per turn before the game acts for an absent player",
     bot_level=_BOT_LEVEL_HELP,
     hints="let players ask the bot for a move (the game is not rated)",
+    watch_live=_WATCH_LIVE_HELP,
 )
 @app_commands.choices(  # type: ignore[misc]
     farms=[app_commands.Choice(name=v, value=v) for v in ("third", "first", "second", "off")],
@@ -159,6 +179,7 @@ async def carcassonne_new(
     turn_time: int = 0,
     bot_level: str = DEFAULT_BOT_LEVEL,
     hints: bool = False,
+    watch_live: bool = False,
 ) -> None:
     """Open a Carcassonne table."""
     options = {
@@ -169,7 +190,14 @@ async def carcassonne_new(
         "traders_builders": traders_builders,
     }
     await desk_of(interaction).new_table(
-        interaction, "carcassonne", players, options, turn_time, hints, bot_level=bot_level
+        interaction,
+        "carcassonne",
+        players,
+        options,
+        turn_time,
+        hints,
+        bot_level=bot_level,
+        live_watch=watch_live,
     )
 
 

@@ -132,9 +132,16 @@ def make_view(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
-    if view.children and all(isinstance(item, TableControl) for item in view.children):
+    if view.children and all(_needs_no_view(item) for item in view.children):
         view.stop()
     return view
+
+
+def _needs_no_view(item: discord.ui.Item[Any]) -> bool:
+    """A control dispatched by its template, or a link button (Discord opens it itself)."""
+    if isinstance(item, TableControl):
+        return True
+    return isinstance(item, discord.ui.Button) and item.style is discord.ButtonStyle.link
 
 
 def _component_keys(message: discord.Message | None) -> set[tuple[int, str]]:

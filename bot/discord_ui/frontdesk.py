@@ -28,6 +28,7 @@ from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import BadCustomId, ControlId
 from bot.discord_ui.hints import hint_text
+from bot.discord_ui.live_links import LAUNCH_ACTION, launch
 from bot.discord_ui.open_hands import MoveLists, OpenHands
 from bot.discord_ui.outbox import OutboxSender
 from bot.discord_ui.prompts import InvalidChoice, OutOfDate
@@ -388,9 +389,11 @@ class FrontDesk:
         hints: bool = False,
         *,
         bot_level: str = DEFAULT_BOT_LEVEL,
+        live_watch: bool = False,
     ) -> None:
         """``/<game> new``: create the table, post its lobby and open its thread; its bots
-        play at ``bot_level`` unless the host adds one of another level."""
+        play at ``bot_level`` unless the host adds one of another level; ``live_watch`` lets
+        anyone with the link watch its live board (#33)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel = interaction.channel
         locale, public = locale_of(interaction), guild_locale_of(interaction)
@@ -413,6 +416,7 @@ class FrontDesk:
                 seed=self.seed_for_new_table(),
                 hints=hints,
                 bot_level=bot_level,
+                live_watch=live_watch,
             )
         except TableError as error:
             await reply_private(interaction, error.text(locale))
@@ -666,10 +670,25 @@ class FrontDesk:
 
     # --- components -----------------------------------------------------------------------
 
+    async def _launch_activity(self, interaction: discord.Interaction, control: ControlId) -> None:
+        """Open the live board's Activity, for a table of this server while it is served."""
+        try:
+            await self._of_this_server(interaction, control.table)
+        except TableError as error:
+            await reply_private(interaction, error.text(locale_of(interaction)))
+            return
+        if self.publisher.live is None or not self.publisher.live.activity:
+            await reply_private(interaction, t("error.invalid_control", locale_of(interaction)))
+            return
+        await launch(interaction, self.publisher.live, control.table)
+
     async def on_control(
         self, interaction: discord.Interaction, control: ControlId, values: list[str]
     ) -> None:
         """A click on one of our buttons or selects."""
+        if control.action == LAUNCH_ACTION:  # the live board's Activity (#33): answered first
+            await self._launch_activity(interaction, control)
+            return
         if control.action in TOURNAMENT_ACTIONS:  # a tournament's sign-up post (#32)
             await tournament_click(self, interaction, control)
             return

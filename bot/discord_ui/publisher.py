@@ -23,6 +23,7 @@ from bot.discord_ui import digest
 from bot.discord_ui import tile_words as carcassonne
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
+from bot.discord_ui.live_links import LiveLinks
 from bot.discord_ui.pace import Pace
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
@@ -30,10 +31,10 @@ from bot.discord_ui.translator import guild_locale_of
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import BOT_LEVELS, Phase, TableRecord
 from bot.model.table_memory import KeyedLocks, PerTable, Releasable
+from bot.model.turn_words import turn_status
 from i18n import t
 from i18n.catalog import game_terms
-from i18n.events import tile_words
-from i18n.message import list_words, msg
+from i18n.message import msg
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -84,11 +85,25 @@ def board_view(
     view: Any,
     locale: str = "en",
     placements: Sequence[discord.ui.Item[Any]] | None = None,
+    live: LiveLinks | None = None,
 ) -> discord.ui.View | None:
     """The controls of the newest board: "Show my hand" (race); in Carcassonne the public
-    ``placements`` selects when given, else "Place tile"."""
+    ``placements`` selects when given, else "Place tile"; and the live board's buttons when
+    ``live`` (#33)."""
     if table.phase is not Phase.PLAYING:
         return None
+    made = _board_controls(table, version, locale, placements)
+    if live is not None:
+        live.add_to(made, table, locale)
+    return made
+
+
+def _board_controls(
+    table: TableRecord,
+    version: int,
+    locale: str,
+    placements: Sequence[discord.ui.Item[Any]] | None,
+) -> discord.ui.View:
     if table.game == "carcassonne" and placements:
         return make_view(placements)
     if table.game == "carcassonne":
@@ -116,41 +131,24 @@ def turn_line(
     table: TableRecord, update: PublicUpdate, locale: str = "en"
 ) -> tuple[str, list[int]]:
     """Whose turn it is in words, and the user ids to mention (only those to act)."""
-    if update.finished or table.phase is Phase.FINISHED:
-        winners = update.winners or table.winners
-        if winners:
-            names = list_words([seat_name(table, s, locale) for s in winners], locale)
-            return t("turn.game_over_winners", locale, names=names, count=len(winners)), []
-        return t("turn.game_over", locale), []
-    if table.phase is Phase.ABANDONED:
-        return "", []
-    to_act = list(update.to_act)
-    if not to_act:
-        return "", []
-    view = update.view or {}
-    if len(to_act) > 1 or view.get("phase") == "exchange":
-        mentions, users = [], []
-        for seat in to_act:
-            text, user = mention(table, seat, locale)
-            mentions.append(text)
-            if user is not None:
-                users.append(user)
-        picked = view.get("exchanged") or []
-        names = list_words([seat_name(table, s, locale) for s in picked], locale)
-        done = t("turn.picked", locale, names=names) if picked else ""
-        key = "turn.exchange" if len(mentions) > 1 else "turn.exchange_one"  # du / ihr
-        return t(key, locale, mentions=", ".join(mentions), picked=done), users
-    text, user = mention(table, to_act[0], locale)
-    users = [user] if user is not None else []
-    if table.game == "carcassonne" and view.get("phase") == "place" and view.get("current_tile"):
-        left = view.get("tiles_left")
-        pile = t("turn.pile", locale, count=left) if left is not None else ""
-        tile = tile_words(str(view["current_tile"])).text(locale)
-        line = t("turn.with_tile", locale, mention=text, tile=tile, pile=pile)
-        return line, users
-    if table.game == "carcassonne" and view.get("phase") == "figure":
-        return t("turn.figure", locale, mention=text), users
-    return t("turn.yours", locale, mention=text), users
+    users: list[int] = []
+
+    def who(seat: int) -> str:
+        text, user = mention(table, seat, locale)
+        if user is not None:
+            users.append(user)
+        return text
+
+    line = turn_status(
+        table,
+        update.view,
+        update.to_act,
+        update.winners or table.winners,
+        locale,
+        who,
+        finished=update.finished,
+    )
+    return line, users
 
 
 def update_text(table: TableRecord, update: PublicUpdate, locale: str) -> str:
@@ -236,6 +234,8 @@ class Publisher:
         self.prompt_since: Callable[[int, int], float | None] | None = None
         #: Keeps the publisher under Discord's global rate limit (bot.discord_ui.pace).
         self.pace = Pace()
+        #: The live board's buttons on each board (#33), when the bot serves it.
+        self.live: LiveLinks | None = None
         #: The time ``prompt_since`` is measured in (the service's clock).
         self.now: Callable[[], float] = time.time
 
@@ -372,7 +372,9 @@ class Publisher:
             if told
             else await self._digest_image(table, updates, newest, locale, placements, controls)
         )
-        placements_view = board_view(table, newest.version, newest.view, locale, controls)
+        placements_view = board_view(
+            table, newest.version, newest.view, locale, controls, self.live
+        )
         kwargs: dict[str, Any] = {
             "content": text,
             "allowed_mentions": discord.AllowedMentions(
@@ -530,7 +532,11 @@ class Publisher:
                 files.append(image)
         # A reminder pings and points back at the board, which keeps the only controls.
         board = last and update.kind != "reminder"
-        view = board_view(table, update.version, update.view, locale, controls) if board else None
+        view = (
+            board_view(table, update.version, update.view, locale, controls, self.live)
+            if board
+            else None
+        )
         kwargs: dict[str, Any] = {
             "content": text[:2000] or "\u200b",
             "allowed_mentions": discord.AllowedMentions(

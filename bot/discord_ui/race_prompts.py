@@ -43,7 +43,7 @@ from i18n.catalog import LOCALES, game_terms
 from i18n.events import card_as, card_name, card_short, card_word, colour, stuck_words
 from i18n.message import Message, Said, msg, say
 from i18n.moves import counted_effects, label_parts, race_label, race_option
-from renderer.cards import card_suit_symbol
+from renderer.cards import card_words as card_face
 
 if TYPE_CHECKING:
     from bot.discord_ui.desk_port import PlayDesk
@@ -139,14 +139,6 @@ def single_move(info: PrivateInfo, token: str) -> str | None:
     if len(moves) != 1:
         return None
     return moves[0]
-
-
-def card_face(token: str, locale: str) -> str:
-    """A hand card as its face shows it: rank and suit (``9 ♣``); the joker by name."""
-    suit = card_suit_symbol(token)
-    if not suit:
-        return card_label(token, locale)
-    return t("race.card_face", locale, rank=card_label(token, locale), suit=suit)
 
 
 def _card_button(info: PrivateInfo, token: str, only: str | None, locale: str) -> str:

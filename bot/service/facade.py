@@ -50,6 +50,7 @@ from bot.service.announce import Announcer
 from bot.service.bot_turns import BotTurns
 from bot.service.games import GameLoader, Games, default_loader
 from bot.service.hints import Hints, TableHint
+from bot.service.live import Changes, LiveFeed
 from bot.service.lobby import Lobby
 from bot.service.outbox import Outbox
 from bot.service.play import Play
@@ -132,6 +133,7 @@ class TableService:
         self._schedule = schedule = Schedule(turn_time_scale)
         self._results = results = Results(storage, games)
         tournament_hook = LaterHook()
+        self._changes = changes = Changes()
         self._outbox = Outbox(storage, self.clock)
         # After each commit: the result of a finished game first, then the clock.
         self._store = store = TableStore(
@@ -139,7 +141,7 @@ class TableService:
             games,
             self.clock,
             snapshot_every=snapshot_every,
-            after_commit=(results, schedule, tournament_hook),
+            after_commit=(results, schedule, tournament_hook, changes),
         )
         announcer = Announcer(games)
         steps = Steps(store, games, announcer, self.clock, turn_scale=turn_time_scale)
@@ -164,6 +166,8 @@ class TableService:
         self.seasons = Seasons(storage, games, self.clock)
         self._play = Play(store, games, steps, announcer, bots)
         self._views = Views(store, storage, games, announcer, snapshot_every=snapshot_every)
+        #: The live board (#33): reader states, moves by click path, replays, changes.
+        self.live = LiveFeed(store, self._play, self._views, results, changes)
         self._hints = Hints(
             store, games, search=getattr(chooser, "hint", None), time_budget=bot_time_budget
         )
@@ -186,9 +190,17 @@ class TableService:
         of the constructor: a front end knows its guilds only once it is connected."""
         if owns_guild is not None:
             self.owns_guild = owns_guild
+        await self.watch_other_processes()
         await self._results.recover(self.owns_guild)
         self._clock_loop.start(await self._store.tables_with_deadline(), self.owns_guild)
         await self.tournaments.start(self.owns_guild)
+
+    async def watch_other_processes(self) -> None:
+        """Hear of every other process's commits (a storage shared by several processes,
+        PostgreSQL: its change feed), so the live board follows tables moved elsewhere."""
+        watch = getattr(self.storage, "watch_changes", None)
+        if watch is not None:
+            await watch(self._changes.changed)
 
     async def stop(self) -> None:
         """Stop the bots' background turns and the clock loop (storage stays open; its owner
@@ -240,6 +252,7 @@ class TableService:
         seat_host: bool = True,
         bot_level: str = DEFAULT_BOT_LEVEL,
         hints: bool = False,
+        live_watch: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase (see :meth:`bot.service.lobby.Lobby.create`)."""
         return await self._lobby.create(
@@ -256,6 +269,7 @@ class TableService:
             seat_host=seat_host,
             bot_level=bot_level,
             hints=hints,
+            live_watch=live_watch,
         )
 
     async def join(

@@ -111,11 +111,14 @@ class Lobby:
         seat_host: bool = True,
         bot_level: str = DEFAULT_BOT_LEVEL,
         hints: bool = False,
+        live_watch: bool = False,
     ) -> Effects:
         """Open a table in the lobby phase, with the host in seat 0 (unless ``seat_host``).
 
         ``hints`` lets seated players ask the ``hard`` bot for their move (see
-        :mod:`bot.service.hints`); such a table is never rated.
+        :mod:`bot.service.hints`); such a table is never rated. ``live_watch`` lets anyone
+        with the link watch the table's live page without signing in (#33; off by default:
+        a server's games are its own).
 
         ``players`` is the number of seats (default: the game's largest count that is at most
         4). ``bot_level`` is the table's level of bots: of those added without a level, and
@@ -168,7 +171,11 @@ class Lobby:
             version=1,
             created_at=now,
             updated_at=now,
-            extra={"bot_level": bot_level, **({"hints": True} if hints else {})},
+            extra={
+                "bot_level": bot_level,
+                **({"hints": True} if hints else {}),
+                **({"live_watch": True} if live_watch else {}),
+            },
         )
         record = await self._store.create(record)
         text = msg("table.opened", host=host_name, game=game_title(game), count=players)

@@ -6,8 +6,11 @@ It runs the same migrations (:mod:`bot.storage.migrations`) and the same queries
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -42,6 +45,14 @@ from bot.storage.rows import (
 
 #: Serialises schema migrations of processes starting at the same moment.
 _MIGRATION_LOCK = 0x706F6570  # "poep"
+#: The NOTIFY channel on which every commit of a table says ``<table id>:<version>``.
+CHANGES_CHANNEL = "poeppel_tables"
+
+log = logging.getLogger(__name__)
+
+
+def _nobody(_table: int, _version: int) -> None:
+    """Nobody listens to table changes yet."""
 
 
 class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOutboxMixin):
@@ -53,6 +64,10 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
         self.min_size = min_size
         self.max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        #: The connection that listens to other processes' commits (see watch_changes).
+        self._listening: asyncpg.Connection | None = None
+        self._changed: Callable[[int, int], None] = _nobody
+        self._relisten: asyncio.Task[None] | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -75,8 +90,58 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
                     await conn.execute(migrations.render(statement, migrations.POSTGRES))
                 await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
 
+    async def watch_changes(self, changed: Callable[[int, int], None]) -> None:
+        """Call ``changed(table_id, version)`` after every commit of a table by any process
+        sharing the database (this one's too), over ``LISTEN`` on a connection of its own.
+        Should that connection drop, it is opened again (after 1, 2, 5, then every 10 s)
+        and ``changed(0, 0)`` says that any table may have changed meanwhile."""
+        if self._listening is not None:
+            return
+        self._changed = changed
+        await self._listen()
+
+    async def _listen(self) -> None:
+        changed = self._changed
+
+        def on_notify(_conn: Any, _pid: int, _channel: str, payload: str) -> None:
+            table, _, version = payload.partition(":")
+            try:
+                changed(int(table), int(version))
+            except ValueError:
+                log.warning("a table change said %r", payload)
+
+        def on_lost(_conn: Any) -> None:
+            if self._listening is not None and self._pool is not None:
+                self._listening = None
+                self._relisten = asyncio.get_running_loop().create_task(self._listen_again())
+
+        connection = await asyncpg.connect(self.url)
+        await connection.add_listener(CHANGES_CHANNEL, on_notify)
+        connection.add_termination_listener(on_lost)
+        self._listening = connection
+
+    async def _listen_again(self) -> None:
+        for pause in (1.0, 2.0, 5.0, *([10.0] * 10_000)):
+            await asyncio.sleep(pause)
+            if self._pool is None:
+                return  # closed meanwhile
+            try:
+                await self._listen()
+            except (OSError, asyncpg.PostgresError) as error:
+                log.warning("listening to table changes again failed: %s", error)
+                continue
+            self._changed(0, 0)  # what was committed while nobody listened
+            return
+
     async def close(self) -> None:
-        """Close the pool."""
+        """Close the pool (and the connection that listens to changes)."""
+        if self._relisten is not None:
+            self._relisten.cancel()
+            self._relisten = None
+        listening, self._listening = self._listening, None  # closed on purpose: not again
+        if listening is not None:
+            with contextlib.suppress(Exception):
+                await listening.close()
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -99,6 +164,10 @@ class PostgresStorage(PostgresResultsMixin, PostgresTournamentsMixin, PostgresOu
                 return False
             if entries:
                 await conn.executemany(numbered(APPEND_CHUNK), chunk_rows(record.id, entries))
+            # Told to every listening process when (and only if) the transaction commits.
+            await conn.execute(
+                "SELECT pg_notify($1, $2)", CHANGES_CHANNEL, f"{record.id}:{record.version}"
+            )
         return True
 
     async def set_thread(self, table_id: int, thread_id: int | None) -> None:

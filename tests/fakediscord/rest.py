@@ -66,6 +66,8 @@ class Req:
     query: dict[str, str]
     payload: Any
     uploads: list[Upload] = field(default_factory=list)
+    #: The ``Authorization`` header (OAuth2 routes tell a user's Bearer token from the bot's).
+    authorization: str = ""
 
     def int_arg(self, name: str) -> int:
         """A path parameter as a snowflake (Discord answers 404 for malformed ids)."""
@@ -139,7 +141,15 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
                 raise DiscordError(401, 0, "401: Unauthorized")
             payload, uploads = await _parse_body(request)
             record.body = payload
-            req = Req(method, path, match.groupdict(), dict(request.query), payload, uploads)
+            req = Req(
+                method,
+                path,
+                match.groupdict(),
+                dict(request.query),
+                payload,
+                uploads,
+                request.headers.get("Authorization", ""),
+            )
             result = await handler(fake, req)
         except DiscordError as err:
             record.status, record.error = err.status, err
@@ -192,6 +202,9 @@ async def _parse_body(request: web.Request) -> tuple[Any, list[Upload]]:
                     ctype = content_type_of(filename)
                 uploads.append(Upload(int(m.group(1)), filename, bytes(data), ctype))
         return payload, uploads
+    if request.content_type == "application/x-www-form-urlencoded":
+        # OAuth2's token endpoint takes a form, as RFC 6749 says.
+        return dict(await request.post()), []
     if request.can_read_body:
         text = await request.text()
         if text:

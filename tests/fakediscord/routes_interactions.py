@@ -33,7 +33,10 @@ if TYPE_CHECKING:
 # ====================================================================== interactions
 
 
-ALLOWED_CALLBACKS = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+ALLOWED_CALLBACKS = {2: {4, 5, 9, 12}, 3: {4, 5, 6, 7, 9, 12}, 4: {8}, 5: {4, 5, 6, 7, 12}}
+#: LAUNCH_ACTIVITY: "Launch the Activity associated with the app. Only available for apps
+#: with Activities enabled."
+LAUNCH_ACTIVITY = 12
 
 
 @route("POST", "/interactions/{interaction}/{token}/callback", auth=False)
@@ -93,6 +96,12 @@ async def interaction_callback(fake: FakeDiscord, req: Req) -> Any:
         if rtype == 7:
             msg = edit_message_with(fake, source, data, req.uploads)
         inter.original_id = source.id
+    elif rtype == LAUNCH_ACTIVITY:
+        if not fake.activities_enabled:
+            raise DiscordError(400, 50035, "Invalid Form Body: Activities are not enabled")
+        if channel.type in (10, 11, 12) and not fake.activity_in_threads:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        fake.launched.append(inter)
     elif rtype == 8:
         validate_choices({"data": data})
     elif rtype == 9:

@@ -27,9 +27,14 @@ if TYPE_CHECKING:
 # ====================================================================== meta
 
 
-@route("GET", "/users/@me")
+@route("GET", "/users/@me", auth=False)
 async def get_me(fake: FakeDiscord, req: Req) -> Any:
-    return fake.bot_user.payload()
+    # The bot's token asks for the bot; a user's OAuth2 Bearer token for that user (with
+    # the locale the identify scope includes).
+    if req.authorization == f"Bot {fake.token}":
+        return fake.bot_user.payload()
+    user = fake.oauth_user(req.authorization, "identify")
+    return {**user.payload(), "locale": user.locale}
 
 
 @route("GET", "/users/{user}")
@@ -137,6 +142,16 @@ async def bulk_overwrite_commands(fake: FakeDiscord, req: Req) -> Any:
         for k, v in sub.errors.items():
             errors.errors.setdefault(k, {}).update(v)
     errors.raise_if_any()
+    # Activities enabled: the Entry Point command must be in a global bulk overwrite.
+    entry_point = "guild" not in req.args and any(c.get("type") == 4 for c in current)
+    if entry_point and not any(c.get("type") == 4 for c in body):
+        raise DiscordError(
+            400,
+            50240,
+            "You cannot remove this app's Entry Point command in a bulk update operation. "
+            "Please include the Entry Point command in your update request or delete it "
+            "separately.",
+        )
     by_name = {(c.get("type", 1), c["name"]): c for c in current}
     new = [_stored_command(fake, req, c, by_name.get((c.get("type", 1), c["name"]))) for c in body]
     current[:] = new

@@ -30,7 +30,13 @@ import yarl
 from aiohttp import web
 
 # Importing the route modules registers their handlers with `rest.route`.
-from tests.fakediscord import rest, routes_channels, routes_interactions, routes_meta  # noqa: F401
+from tests.fakediscord import (  # noqa: F401
+    rest,
+    routes_channels,
+    routes_interactions,
+    routes_meta,
+    routes_oauth,
+)
 from tests.fakediscord.faults import Fault, FaultQueue, rate_limit, server_error
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.models import (
@@ -146,6 +152,63 @@ class FakeDiscord:
         self._old_base: str | None = None
         self._old_gateway: yarl.URL | None = None
         self.port = 0
+        #: OAuth2 (an Activity's sign-in, routes_oauth): the app's client secret, the codes
+        #: the Embedded App SDK's authorize gave out (code -> (user id, scopes)), and the
+        #: access tokens they were exchanged for (token -> (user id, scopes)).
+        self.client_secret = "fake-client-secret"
+        self.oauth_codes: dict[str, tuple[int, tuple[str, ...]]] = {}
+        self.oauth_tokens: dict[str, tuple[int, tuple[str, ...]]] = {}
+        #: Activities enabled in the developer portal (see enable_activities); whether
+        #: Discord lets one launch in a thread is not documented: a test may say no.
+        self.activities_enabled = False
+        self.activity_in_threads = True
+        #: The interactions answered with LAUNCH_ACTIVITY (callback type 12), in order.
+        self.launched: list[Interaction] = []
+
+    # ------------------------------------------------------------------ OAuth2 and Activities
+
+    def oauth_code(self, user: Any, scopes: tuple[str, ...] = ("identify", "guilds")) -> str:
+        """The code the Embedded App SDK's ``authorize`` gives ``user``'s page (once)."""
+        code = secrets.token_urlsafe(12)
+        self.oauth_codes[code] = (int(user.id), tuple(scopes))
+        return code
+
+    def new_oauth_token(self, user_id: int, scopes: tuple[str, ...]) -> str:
+        """An access token of ``user_id`` with ``scopes`` (the token endpoint's answer)."""
+        token = secrets.token_urlsafe(18)
+        self.oauth_tokens[token] = (user_id, scopes)
+        return token
+
+    def oauth_user(self, authorization: str, scope: str) -> User:
+        """The user of a ``Bearer`` token that has ``scope``; 401 otherwise."""
+        token = authorization.removeprefix("Bearer ") if authorization.startswith("Bearer ") else ""
+        grant = self.oauth_tokens.get(token)
+        if grant is None or grant[0] not in self.users:
+            raise DiscordError(401, 0, "401: Unauthorized")
+        if scope not in grant[1]:
+            raise DiscordError(403, 50001, "Missing Access")
+        return self.users[grant[0]]
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Enable Activities for the app, as the developer portal does: Discord then creates
+        the app's Entry Point command (type 4, ``launch``, handler 2: Discord launches the
+        Activity itself), which a bulk overwrite of the global commands must keep."""
+        self.activities_enabled = True
+        command = {
+            "id": str(self.ids.next()),
+            "application_id": str(self.application_id),
+            "version": str(self.ids.next()),
+            "type": 4,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "default_member_permissions": None,
+            "nsfw": False,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+        }
+        self.global_commands.append(command)
+        return command
 
     # ------------------------------------------------------------------ lifecycle
 

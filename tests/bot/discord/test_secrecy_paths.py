@@ -20,7 +20,11 @@ moment, for each reader who could read it (see :mod:`tests.bot.discord.leaks`):
 * no draw-pile or tile-bag order (the next cards or tiles, in order);
 * and, exactly, by two runs of each race game that differ only in the card the author picks
   in the first exchange: until that exchange is over, every other reader — partner,
-  opponent, spectator — reads exactly the same things in both runs.
+  opponent, spectator — reads exactly the same things in both runs;
+* the live board (#33): a spectator's socket is read too — every state it received is
+  checked like a message (the cards its words name, no pick, no draw order), carries no
+  hand, pick or draw order, and is the same in both runs for every version both received
+  before the first exchange ended.
 
 ``poeppel play`` has its own part: a hot-seat game whose output is split into what the seat
 at the keyboard reads and what everyone at the screen reads.
@@ -69,6 +73,7 @@ from tests.bot.discord.leaks import (
 )
 from tests.fakediscord.models import Message
 from tests.fakediscord.scripting import ScriptedUser
+from tests.web.socket_reader import SocketReader, spectator_socket
 
 LOG_LINE = re.compile(r"^(\d+)\. (.*)$", re.MULTILINE)
 SNOWFLAKE = re.compile(r"\d{15,}")
@@ -105,6 +110,8 @@ class Table:
     drawn: list[dict[str, Any]] = field(default_factory=list)  # the views drawn for the public
     started: int = 0  # len(seen) when the game started
     cut: int | None = None  # len(seen) when the first exchange was about to end
+    cut_version: int = 0  # the table's version then
+    socket: SocketReader | None = None  # the spectator's live-board socket (#33)
 
     @property
     def service(self) -> Any:
@@ -508,6 +515,7 @@ async def play_race(
                 if first:
                     await quiet(table)
                     table.cut = len(table.seen)
+                    table.cut_version = (await table.service.get(table.table_id)).version
                     if stop_after_first_exchange:
                         return stats
             if user is world.alice and first:
@@ -561,6 +569,26 @@ def check_everything(table: Table, caplog: pytest.LogCaptureFixture) -> dict[str
     }
 
 
+def socket_recorder(table: Table, user_id: int) -> Callable[[dict[str, Any], SocketReader], None]:
+    """Record each state a spectator's live-board socket receives, as it arrives: its words
+    are read by that user alone."""
+
+    def record(state: dict[str, Any], reader: SocketReader) -> None:
+        table.record(Shown(frozenset({user_id}), reader.words(state), [], [], "live socket"))
+        # Its lines tell the moves since the last person's decision (up to 12, as a turn
+        # digest): their cards were made public by those moves (the judge's log says which).
+        seen = table.seen[-1]
+        for line in state.get("since") or []:
+            index = int(line["number"]) - 1
+            if 0 <= index < len(table.log) and index + 1 < len(table.states):
+                entry = table.log[index]
+                seen.played |= told_cards(table, entry)
+                if entry.kind == LogKind.MOVE and not is_secret_move(table.game, entry.text):
+                    seen.played |= {c for c in _move_cards(entry.text) if c}
+
+    return record
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", RACE_GAMES)
 async def test_no_reader_learns_a_hand_a_pick_or_the_draw_order(
@@ -576,9 +604,14 @@ async def test_no_reader_learns_a_hand_a_pick_or_the_draw_order(
             table = await open_game(world, game, dave)
             readers = [world.alice, world.bob, world.carol, dave]
             humans = [world.alice, world.bob, world.carol]
-            stats = await play_race(
-                world, table, humans, readers, choose, stop_after_first_exchange=run == 1
-            )
+
+            async with spectator_socket(
+                table.service, table.table_id, dave.id, socket_recorder(table, dave.id)
+            ) as table.socket:
+                stats = await play_race(
+                    world, table, humans, readers, choose, stop_after_first_exchange=run == 1
+                )
+            assert table.socket.states, "the spectator's socket received states"
             if run == 0:
                 await ask_everything(table, readers, everything=True)  # after the game
                 figures = check_everything(table, caplog)
@@ -591,6 +624,15 @@ async def test_no_reader_learns_a_hand_a_pick_or_the_draw_order(
         assert reader_view(first, name) == reader_view(second, name), (
             f"{name} reads something that depends on alice's pick"
         )
+    # The spectator's socket: each version both runs sent before the cut, sent alike.
+    assert first.socket is not None
+    assert second.socket is not None
+    cut = min(first.cut_version, second.cut_version)
+    ones, others = first.socket.until(cut), second.socket.until(cut)
+    both = set(ones) & set(others)
+    assert both, "the socket received states before the first exchange ended"
+    for version in sorted(both):
+        assert ones[version] == others[version], f"the socket's state {version} differs"
 
 
 @pytest.mark.slow
@@ -608,17 +650,21 @@ async def test_carcassonne_with_every_expansion_shows_no_tile_bag_order(
         stats = Stats()
         rng = random.Random(3)
         thread = world.thread_of(world.lobby(table.table_id))
-        for step in range(1000):
-            if (await table.service.get(table.table_id)).phase != "playing":
-                break
-            user = (await acting_members(table, humans))[0]
-            if stats.turns < CLICKED_TILES:
-                await play_tile_turn(world, table.table_id, user, thread, rng, stats)
-                if stats.turns == CLICKED_TILES:
-                    await quiet(table)
-                    await ask_everything(table, readers, everything=True)
-            else:
-                await move_quickly(world, table, user, step)
+        async with spectator_socket(
+            table.service, table.table_id, dave.id, socket_recorder(table, dave.id)
+        ) as table.socket:
+            for step in range(1000):
+                if (await table.service.get(table.table_id)).phase != "playing":
+                    break
+                user = (await acting_members(table, humans))[0]
+                if stats.turns < CLICKED_TILES:
+                    await play_tile_turn(world, table.table_id, user, thread, rng, stats)
+                    if stats.turns == CLICKED_TILES:
+                        await quiet(table)
+                        await ask_everything(table, readers, everything=True)
+                else:
+                    await move_quickly(world, table, user, step)
+        assert len(table.socket.states) > 50, "the spectator's socket followed the game"
         await ask_everything(table, readers, everything=True)  # after the game
         figures = check_everything(table, caplog)
         print(f"carcassonne {options}: {figures} {stats.turns} turns clicked")

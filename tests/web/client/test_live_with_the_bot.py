@@ -1,0 +1,293 @@
+"""The live page end to end: the bot's own web server (bot/web) over the table service, the
+fake Discord (tests/fakediscord) for the threads, buttons and OAuth2, and the page in a real
+headless Chromium inside a stand-in for Discord's Activity frame.
+
+A member who is not seated opens the Activity in a table's thread: the board shows, follows a
+turn played with the thread's buttons, and never shows a hand. A seated player opens it and
+plays by clicking: the move reaches the thread as a button's would. Carcassonne: a tile turned
+and a figure placed by clicking.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+from bot.web.server import LiveServer
+from tests.bot.discord.conftest import World
+from tests.bot.discord.driving import Stats, play_race_turn
+from tests.bot.discord.test_lobby import start_for_two
+from tests.web.client.activity import parent_page
+from tests.web.client.conftest import CHROMIUM
+from tests.web.live import config
+
+pytestmark = pytest.mark.slow
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Site:
+    """The bot's live server on a local port, plus the test's stand-in Discord frames."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.frames: dict[str, str] = {}
+        web_config = config(
+            public_url=self.base,
+            client_id=str(world.fake.application_id),
+            client_secret=world.fake.client_secret,
+        )
+        assert world.desk is not None
+        # Moves from the page go to the thread through the Discord front end, as in the bot.
+        self.server = LiveServer(world.desk.service, web_config, world.desk.deliver)
+        self.server.app.router.add_get("/test/{name}", self.frame)
+
+    async def frame(self, request: web.Request) -> web.Response:
+        return web.Response(text=self.frames[request.match_info["name"]], content_type="text/html")
+
+    def activity(self, user: Any, channel_id: int) -> str:
+        """The address of a Discord stand-in that runs the Activity for ``user`` in
+        ``channel_id`` (the SDK's authorize answers with a code of the fake's OAuth2)."""
+        name = f"activity-{user.id}-{channel_id}.html"
+        query = (
+            f"?frame_id=frame-{user.id}&instance_id=i-{channel_id}&platform=desktop"
+            f"&guild_id={self.world.guild.id}&channel_id={channel_id}"
+        )
+        self.frames[name] = parent_page(
+            "/" + query,
+            code=self.world.fake.oauth_code(user),
+            user_id=str(user.id),
+            username=str(user.name) if hasattr(user, "name") else "user",
+            client_id=str(self.world.fake.application_id),
+        )
+        return f"{self.base}/test/{name}"
+
+
+@contextlib.asynccontextmanager
+async def served(world: World) -> AsyncIterator[tuple[Site, Any]]:
+    """The live server and a headless Chromium (both closed after)."""
+    from playwright.async_api import async_playwright
+
+    site = Site(world)
+    test_server = TestServer(site.server.app, host="127.0.0.1", port=site.port)
+    await test_server.start_server()
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+            )
+            try:
+                yield site, browser
+            finally:
+                await browser.close()
+    finally:
+        await test_server.close()
+
+
+async def open_activity(
+    browser: Any, url: str, errors: list[str], width: int = 1200
+) -> tuple[Any, Any]:
+    context = await browser.new_context(
+        viewport={"width": width, "height": 900}, device_scale_factor=1
+    )
+    page = await context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    await page.goto(url)
+    frame = page.frame_locator("#activity")
+    await frame.locator(".poeppel-board").wait_for(timeout=15000)
+    return page, frame
+
+
+async def version_of(frame: Any) -> int:
+    return int(await frame.locator("#app").get_attribute("data-version"))
+
+
+async def wait_version(frame: Any, at_least: int) -> None:
+    await (
+        frame.locator(f"#app[data-version='{at_least}']")
+        .or_(frame.locator(f"#app[data-version='{at_least + 1}']"))
+        .first.wait_for(timeout=10000)
+    )
+
+
+async def seat_user(world: World, table_id: int, seat: int) -> Any:
+    record = await world.desk.service.get(table_id)  # type: ignore[union-attr]
+    user_id = next(s.user_id for s in record.seats if s.index == seat)
+    return next(u for u in (world.alice, world.bob, world.carol) if u.id == user_id)
+
+
+async def test_a_member_watches_the_activity_follow_the_buttons(world: World) -> None:
+    table_id, thread = await start_for_two(world, "tock", 5)
+    errors: list[str] = []
+    async with served(world) as (site, browser):
+        page, frame = await open_activity(browser, site.activity(world.carol, thread.id), errors)
+        assert await frame.locator(".race-board .pawn").count() == 8
+        # Carol is no player: no hand, no choices, the spectator's note.
+        assert await frame.locator("#you").is_hidden()
+        assert await frame.locator("#hand button").count() == 0
+        assert await frame.locator("#spectating").is_visible()
+        assert (
+            await page.evaluate(
+                "() => document.getElementById('activity').contentWindow.poeppelLive.state.you"
+            )
+            is None
+        )
+        # A turn played with the thread's buttons shows on the page within a moment.
+        before = await version_of(frame)
+        to_act = (await world.desk.service.live.reader_state(table_id, None, "en"))["to_act"]  # type: ignore[union-attr]
+        player = await seat_user(world, table_id, to_act[0])
+        await play_race_turn(world, table_id, player, thread, random.Random(1), Stats())
+        await frame.locator(f"#app:not([data-version='{before}'])").wait_for(timeout=10000)
+        assert await version_of(frame) > before
+        assert await frame.locator("#since li").count() >= 1
+        assert await frame.locator("#you").is_hidden()
+    assert not errors
+
+
+async def test_a_player_moves_from_the_activity_and_the_thread_follows(world: World) -> None:
+    table_id, thread = await start_for_two(world, "tock", 5)
+    errors: list[str] = []
+    state = await world.desk.service.live.reader_state(table_id, None, "en")  # type: ignore[union-attr]
+    player = await seat_user(world, table_id, state["to_act"][0])
+    boards = len(world.boards(thread))
+    async with served(world) as (site, browser):
+        page, frame = await open_activity(browser, site.activity(player, thread.id), errors)
+        await frame.locator("#hand button").first.wait_for(timeout=10000)
+        you = await page.evaluate(
+            "() => document.getElementById('activity').contentWindow.poeppelLive.state.you"
+        )
+        assert you is not None
+        assert you["options"]
+        # Click the first option's targets until the page sends it.
+        version = await version_of(frame)
+        moved = frame.locator(f"#app:not([data-version='{version}'])")
+        for target in you["options"][0]["path"]:
+            # The page sends the move as soon as one option is left: maybe before the end.
+            await moved.or_(frame.locator(f"[data-target='{target}']")).first.wait_for(
+                timeout=10000
+            )
+            if await moved.count():
+                break
+            await frame.locator(f"[data-target='{target}']").first.click()
+        await moved.wait_for(timeout=10000)
+        # The move reached the thread: a new board there, as after a button.
+        await world.wait(lambda: len(world.boards(thread)) > boards, "board after the page's move")
+        await frame.locator("#notice").wait_for(state="visible", timeout=5000)
+    assert not errors
+
+
+async def test_a_carcassonne_tile_and_figure_by_clicking(world: World, shots: Path) -> None:
+    table_id, thread = await start_for_two(world, "carcassonne", 5)
+    errors: list[str] = []
+    state = await world.desk.service.live.reader_state(table_id, None, "en")  # type: ignore[union-attr]
+    player = await seat_user(world, table_id, state["to_act"][0])
+    async with served(world) as (site, browser):
+        page, frame = await open_activity(
+            browser, site.activity(player, thread.id), errors, width=400
+        )
+        cell = frame.locator(".carcassonne-board .target[data-target^='cell:']").first
+        await cell.wait_for(timeout=10000)
+        chosen_cell = (await cell.get_attribute("data-target")).split(":")[1]
+        await cell.click()
+        turns = frame.locator("#choices [data-target^='turn:']")
+        if await turns.count():
+            await turns.first.click()
+        spot = frame.locator(".carcassonne-board .target[data-target^='figure:']").first
+        await spot.wait_for(timeout=10000)
+        await page.screenshot(path=str(shots / "live-carcassonne-figure-400.png"))
+        await spot.click()
+        await frame.locator(f".figure[data-cell='{chosen_cell}']").first.wait_for(timeout=10000)
+        assert await frame.locator(f".tile[data-cell='{chosen_cell}']").count() == 1
+    assert not errors
+
+
+async def play_turns(world: World, table_id: int, thread: Any, count: int, tiles: bool) -> None:
+    """``count`` turns played with the thread's buttons by whoever the board names."""
+    from tests.bot.discord.driving import play_tile_turn, to_act
+
+    rng = random.Random(3)
+    stats = Stats()
+    for _ in range(count):
+        for user in to_act(world.newest_board(thread), [world.alice, world.bob]):
+            if tiles:
+                await play_tile_turn(world, table_id, user, thread, rng, stats)
+            else:
+                await play_race_turn(world, table_id, user, thread, rng, stats)
+
+
+@pytest.mark.parametrize("game", ["tock", "carcassonne"])
+async def test_screenshots_of_a_seated_player_choosing(
+    world: World, game: str, shots: Path
+) -> None:
+    """live-<game>-<width>.png (docs/images with LIVE_SCREENSHOTS=docs): a seated player in
+    the middle of a game, the first step of a move chosen and the next targets lit."""
+    table_id, thread = await start_for_two(world, game, 11)
+    live = world.desk.service.live  # type: ignore[union-attr]
+    await play_turns(world, table_id, thread, 14 if game == "tock" else 10, game == "carcassonne")
+    for _ in range(40):
+        # On to a turn with a move worth showing (a pawn to move, not only discards).
+        state = await live.reader_state(table_id, None, "en")
+        player = await seat_user(world, table_id, state["to_act"][0])
+        mine = await live.reader_state(table_id, player.id, "en")
+        firsts = [o["path"][0] for o in mine["you"]["options"] if len(o["path"]) >= 3]
+        if len(firsts) > len(set(firsts)) or game == "carcassonne":
+            break
+        await play_turns(world, table_id, thread, 1, False)
+    errors: list[str] = []
+    async with served(world) as (site, browser):
+        for width in (1200, 400):
+            page, frame = await open_activity(
+                browser, site.activity(player, thread.id), errors, width
+            )
+            await frame.locator("#you").wait_for(timeout=10000)
+            you = await page.evaluate(
+                "() => document.getElementById('activity').contentWindow.poeppelLive.state.you"
+            )
+            # A first step that leaves several options: its next targets light up.
+            firsts = [option["path"][0] for option in you["options"]]
+            several = [step for step in firsts if firsts.count(step) > 1]
+            if several:
+                await frame.locator(f"[data-target='{several[0]}']").first.click()
+                lit = frame.locator(".layer-lit .target").or_(
+                    frame.locator("#choices [data-target]")
+                )
+                await lit.first.wait_for(timeout=5000)
+            await page.wait_for_timeout(300)  # tile images
+            await page.screenshot(path=str(shots / f"live-{game}-{width}.png"), full_page=True)
+            await page.context.close()
+    assert not errors
+
+
+async def test_outside_discord_the_page_shows_only_tables_open_to_watch(world: World) -> None:
+    """A plain browser (no Activity, no session): the *Watch live* link of a table whose host
+    let anyone watch shows the board; another table's link shows the server's words only."""
+    open_id, _ = await start_for_two(world, "tock", 5, watch_live=True)
+    closed_id, _ = await start_for_two(world, "tock", 6)
+    errors: list[str] = []
+    async with served(world) as (site, browser):
+        page = await browser.new_page(viewport={"width": 400, "height": 800})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        await page.goto(f"{site.base}/live/table/{open_id}")
+        await page.locator(".race-board .pawn").first.wait_for(timeout=10000)
+        assert await page.locator(".race-board .pawn").count() == 8
+        assert await page.locator("#you").is_hidden()
+        assert await page.locator("#hand button").count() == 0
+        await page.goto(f"{site.base}/live/table/{closed_id}")
+        await page.locator("#app[data-state='error']").wait_for(timeout=10000)
+        assert await page.locator(".poeppel-board").count() == 0
+        assert await page.locator("#status").inner_text()
+    assert not errors
