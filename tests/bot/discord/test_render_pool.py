@@ -116,6 +116,28 @@ async def test_only_the_newest_waiting_board_of_a_table_is_drawn() -> None:
     assert pool.skipped == 1
 
 
+async def test_a_private_answer_is_drawn_before_the_waiting_boards() -> None:
+    gate = threading.Event()
+    drawn: list[str] = []
+    with ThreadPoolExecutor(1) as executor:
+        pool = RenderPool(1, executor=executor)
+        await pool.start()
+        busy = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"table {n}", key=n))
+            for n in (8, 9)
+        ]
+        await asyncio.sleep(0)
+        boards = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"board {n}", key=n))
+            for n in (1, 2)
+        ]
+        hand = asyncio.create_task(pool.run(_blocking, gate, drawn, "hand", urgent=True))
+        gate.set()
+        await asyncio.gather(*busy, *boards, hand)
+        await pool.close()
+    assert drawn == ["table 8", "table 9", "hand", "board 1", "board 2"]
+
+
 def _image(gate: threading.Event, view: dict[str, Any], **kwargs: Any) -> bytes:
     gate.wait(5)
     return str(view["v"]).encode()
