@@ -68,6 +68,10 @@ class DeliveryQueue:
             self._drainers[table_id] = asyncio.create_task(self._drain(table_id))
         return done
 
+    def under_way(self, table_id: int) -> bool:
+        """Whether a delivery of ``table_id`` is under way (its newest board is coming)."""
+        return table_id in self._drainers
+
     def tasks(self) -> list[asyncio.Task[None]]:
         """The deliveries under way (one task per table)."""
         return list(self._drainers.values())

@@ -611,7 +611,12 @@ class FrontDesk:
         """The table and its newest board's message id, after posting that board if the
         thread never received it; None when there is no board (or Discord is down)."""
         try:
-            newest = await self.publisher.ensure_board(table_id)
+            if self.deliveries.under_way(table_id):
+                # The delivery under way posts the newest board: a click must not wait for
+                # it (behind Discord's pace that can take seconds), the recorded one answers.
+                newest = (await self.service.board_of(table_id))[1]
+            else:
+                newest = await self.publisher.ensure_board(table_id)
             table = await self.service.get(table_id)
         except TableError:
             return None

@@ -114,12 +114,19 @@ class Prompt:
 
 
 async def load_info(
-    desk: PlayDesk, interaction: discord.Interaction, control: ControlId, *, strict: bool
+    desk: PlayDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    *,
+    strict: bool,
+    any_version: bool = False,
 ) -> PrivateInfo:
     """The clicking user's private info, checked: seated, game running, version current.
 
     ``strict`` refuses any other version; otherwise (a simultaneous exchange, where other
     seats' picks move the version on) the service's own version rule decides at ``act``.
+    ``any_version``: the click acts on nothing (it opens the hand as it is now), so the
+    version of the controls clicked does not matter.
     """
     info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     if info.seat is None:
@@ -128,7 +135,7 @@ async def load_info(
         raise WrongPhase(
             "error.game_over" if info.table.phase != Phase.LOBBY else "error.not_started"
         )
-    if control.version != info.table.version:
+    if control.version != info.table.version and not any_version:
         exchange = (info.view or {}).get("phase") == "exchange"
         if strict or not exchange:
             raise OutOfDate()

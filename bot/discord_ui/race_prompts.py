@@ -428,9 +428,10 @@ async def handle(
         await show_hint(desk, interaction, control.table, locale)  # the hand stays as it is
         return
     if action == "hand":
-        # Not strict: during an exchange every pick posts a new board, and the hand shown
-        # from the previous one is still the same hand.
-        info = await load_info(desk, interaction, control, strict=False)
+        # Any version: the hand is shown as it is now, whichever board it was opened from
+        # (during an exchange every pick posts a new board, and the thread's newest board
+        # may still be on its way while the game has moved on).
+        info = await load_info(desk, interaction, control, strict=False, any_version=True)
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
         shown: int | None = info.table.version
     else:

@@ -82,3 +82,35 @@ async def test_a_move_is_answered_before_its_board_is_drawn(
     await world.desk.deliveries_done()
     assert len(world.boards(thread)) > boards, "the board follows the answer"
     assert world.newest_board(thread).files
+
+
+async def test_show_my_hand_is_answered_while_the_newest_board_is_still_being_drawn(
+    world: World, gate: threading.Event
+) -> None:
+    gate.set()  # the first board
+    table_id, thread = await start_for_two(world, "tock", seed=21)
+    board = world.newest_board(thread)
+    user = to_act(board, [world.alice, world.bob])[0]
+    other = world.bob if user is world.alice else world.alice
+    hand = await open_prompt(world, user, board, "Show my hand")
+    info = await world.desk.service.private_info(table_id, user.id)
+    cards = [str(card) for card in (info.view or {}).get("hand") or []]
+    playing = [i for i, card in enumerate(cards) if single_move(info, card) is not None]
+    if playing:
+        custom_id = find(hand, f":card:{playing[0]}")["custom_id"]
+    else:
+        await press(world, user, hand, find(hand, ":card:0")["custom_id"])
+        custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
+    gate.clear()
+    await user.click(hand, custom_id=custom_id, wait=False)
+    await world.wait(lambda: "You played" in hand.content, "the answer came")
+    # The thread's board is the old one, its successor is being drawn: the other player's
+    # "Show my hand" on it is answered now, not once that drawing (and posting) is done.
+    assert world.newest_board(thread).id == board.id
+    other_hand = await open_prompt(world, other, board, "Show my hand")
+    assert world.newest_board(thread).id == board.id, "answered before the new board came"
+    assert other_hand.files, other_hand.text  # the hand's image: the hand itself
+    assert "newest board" not in other_hand.text
+    gate.set()
+    await world.desk.deliveries_done()
+    assert world.newest_board(thread).id != board.id
