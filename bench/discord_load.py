@@ -261,6 +261,10 @@ class Player:
         self.committed: tuple[float, int] | None = None
         #: What the player waits for now (printed with ``--verbose``).
         self.waiting = "start"
+        #: Plays a turn only once the thread's board asks for it (``--asked-by board``).
+        self.board_only = False
+        #: The version of the controls last clicked in the hand.
+        self.last_clicked = -1
 
     def _choose(self, controls: list[dict[str, Any]]) -> dict[str, Any] | None:
         def having(part: str) -> list[dict[str, Any]]:
@@ -278,13 +282,21 @@ class Player:
         """What the person clicks next, once there is something: a control of their hand that
         asks them, else the board's "Show my hand"."""
         hand = self.hand
+        board = newest_board(self.fake, self.thread)
+        asking = board is not None and f"<@{self.user.id}>" in board.content
         if hand is not None and not hand.deleted and state(hand) != self.clicked:
             choice = self._choose(enabled(hand))
-            if choice is not None:
+            # Following the board: a turn the thread has not asked for yet waits for it (the
+            # steps within one prompt, a card's moves after the card, go on at once).
+            seen = (
+                not self.board_only
+                or version_of(hand) == self.last_clicked
+                or (asking and board is not None and version_of(board) >= version_of(hand))
+            )
+            if choice is not None and seen:
                 self.board_asks = None
                 return hand, choice
-        board = newest_board(self.fake, self.thread)
-        if board is None or f"<@{self.user.id}>" not in board.content:
+        if board is None or not asking:
             return None
         version = version_of(board)
         if hand is not None and not hand.deleted and version_of(hand) >= version:
@@ -363,6 +375,7 @@ class Player:
             self.committed = None
         before = state(hand)
         self.clicked = before
+        self.last_clicked = version
         self.waiting = f"the answer to {custom_id}"
         clicked_at = time.perf_counter()
         result = await self._click(hand, control)
@@ -518,6 +531,8 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                         Player(fake, watch, user, thread, figures, random.Random(rng.random()))
                         for user, thread in players
                     ]
+                    for driver in drivers:
+                        driver.board_only = args.asked_by == "board"
                     reporter = asyncio.create_task(report_waits(drivers, args.verbose))
                     try:
                         await asyncio.gather(*(driver.play(stop_at) for driver in drivers))
@@ -626,7 +641,11 @@ async def report_waits(players: list[Player], verbose: bool) -> None:
 
 
 async def main(args: argparse.Namespace) -> None:
-    print(f"code: {args.code}; {args.tables} tables on {args.guilds} servers")
+    print(
+        f"code: {args.code}; {args.tables} tables on {args.guilds} servers; a person plays "
+        f"when {'the board' if args.asked_by == 'board' else 'their open hand or the board'} "
+        "asks"
+    )
     for level in args.levels:
         line = await run_level(args, level)
         print(line, flush=True)
@@ -641,6 +660,13 @@ if __name__ == "__main__":
     parser.add_argument("--code", default=str(ROOT), help="the checkout whose bot is run")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--verbose", action="store_true", help="print what players wait for")
+    parser.add_argument(
+        "--asked-by",
+        choices=("hand", "board"),
+        default="hand",
+        help="a person plays when their open hand or the board asks (hand), or only once the "
+        "thread's board asks (board)",
+    )
     arguments = parser.parse_args()
     arguments.code = str(Path(arguments.code).resolve())
     asyncio.run(main(arguments))
