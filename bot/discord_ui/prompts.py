@@ -11,6 +11,7 @@ click goes to is the front desk's decision, so nothing here imports them.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -111,6 +112,8 @@ class Prompt:
     file: discord.File | None = None
     #: The moves the controls offer, in their numbering, for a choice image to mark.
     moves: tuple[str, ...] = ()
+    #: The image still being drawn when the prompt had to go out (it follows in an edit).
+    late_file: asyncio.Future[discord.File | None] | None = None
 
 
 async def load_info(

@@ -8,6 +8,7 @@ click; a split 7 is offered whole when its plays are few, else segment by segmen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -232,10 +233,27 @@ def _labels(info: PrivateInfo, moves: list[str], key: str, locale: str = "en") -
     return [_choice(info, m, key, locale, short=True) for m in moves]
 
 
+#: How long the answer to a click waits for its hand image: past that it goes out in words and
+#: buttons, and the image follows in an edit once drawn (the render workers are busy), so that
+#: no answer comes much later than the move was stored (issue 29).
+ANSWER_IMAGE_WAIT = 0.5
+#: The edits that bring a late image (kept so that they are not collected while they wait).
+_late_edits: set[asyncio.Task[None]] = set()
+
+
 async def hand_prompt(
-    desk: PlayDesk, info: PrivateInfo, note: str = "", locale: str = "en"
+    desk: PlayDesk,
+    info: PrivateInfo,
+    note: str = "",
+    locale: str = "en",
+    *,
+    image_wait: float | None = None,
 ) -> Prompt:
-    """The player's hand: image, one button per card (disabled without a legal move)."""
+    """The player's hand: image, one button per card (disabled without a legal move).
+
+    ``image_wait``: at most this long for the hand image; past it the prompt comes without it
+    and with the drawing under way as its ``late_file``.
+    """
     view: Mapping[str, Any] = info.view or {}
     table, version = info.table.id, info.table.version
     hand = _hand(info)
@@ -328,8 +346,14 @@ async def hand_prompt(
         # The rest of a 7: where each step lands shows better than the cards left.
         prompt = Prompt("\n".join(lines), items, moves=segments)
         return await with_choices_image(desk, info, prompt, locale)
-    image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
-    return Prompt("\n".join(lines), items, image)
+    drawing = desk.renderer.hand(info.table.game, hand, playable, locale=locale)
+    if image_wait is None:
+        return Prompt("\n".join(lines), items, await drawing)
+    task = asyncio.ensure_future(drawing)
+    done, _ = await asyncio.wait({task}, timeout=image_wait)
+    if done:
+        return Prompt("\n".join(lines), items, task.result())
+    return Prompt("\n".join(lines), items, late_file=task)
 
 
 async def with_choices_image(
@@ -599,10 +623,38 @@ async def _answer_with_hand(
         after: PrivateInfo = await desk.service.private_info(table_id, user)
         if (after.view or {}).get("seven") and after.to_act:
             notes = [t("race.played_note", locale, move=label), *notes[1:]]
-        prompt = await hand_prompt(desk, after, note="\n".join(notes), locale=locale)
-        await edit_prompt(interaction, prompt)
+        prompt = await hand_prompt(
+            desk, after, note="\n".join(notes), locale=locale, image_wait=ANSWER_IMAGE_WAIT
+        )
+        # A late image: the old one (the hand before the move) must not stay meanwhile.
+        await edit_prompt(interaction, prompt, keep_image=prompt.late_file is None)
         desk.hands.remember(table_id, user, interaction, locale, after.table.version)
+        if prompt.late_file is not None:
+            task = asyncio.create_task(
+                _late_image(desk, interaction, table_id, prompt, after.table.version)
+            )
+            _late_edits.add(task)
+            task.add_done_callback(_late_edits.discard)
         return after.table.version
+
+
+async def _late_image(
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, prompt: Prompt, version: int
+) -> None:
+    """Put the hand image that was not drawn in time into the answer, unless the hand has
+    moved on meanwhile (a later click or refresh shows its own)."""
+    assert prompt.late_file is not None
+    file = await prompt.late_file
+    if file is None:
+        return
+    user = interaction.user.id
+    async with desk.hands.lock(table_id, user):
+        hand = desk.hands.live(table_id, user)
+        if hand is None or hand.interaction is not interaction or hand.version != version:
+            return
+        prompt.file, prompt.late_file = file, None
+        with contextlib.suppress(discord.HTTPException):
+            await edit_prompt(interaction, prompt)
 
 
 async def pick(
