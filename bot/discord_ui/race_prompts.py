@@ -629,13 +629,18 @@ async def _answer_with_hand(
         # A late image: the old one (the hand before the move) must not stay meanwhile.
         await edit_prompt(interaction, prompt, keep_image=prompt.late_file is None)
         desk.hands.remember(table_id, user, interaction, locale, after.table.version)
-        if prompt.late_file is not None:
-            task = asyncio.create_task(
-                _late_image(desk, interaction, table_id, prompt, after.table.version)
-            )
-            _late_edits.add(task)
-            task.add_done_callback(_late_edits.discard)
+        _follow_with_image(desk, interaction, table_id, prompt, after.table.version)
         return after.table.version
+
+
+def _follow_with_image(
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, prompt: Prompt, version: int
+) -> None:
+    """When ``prompt`` went out without its image (still being drawn), put it in later."""
+    if prompt.late_file is not None:
+        task = asyncio.create_task(_late_image(desk, interaction, table_id, prompt, version))
+        _late_edits.add(task)
+        task.add_done_callback(_late_edits.discard)
 
 
 async def _late_image(
@@ -708,14 +713,16 @@ async def _refresh_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:
             return
         if info.table.version <= hand.version:
             return  # the hand shows this already (or the player has moved on from it)
-        prompt = await hand_prompt(desk, info, locale=hand.locale)
+        # Not waiting long for the image: a click of this player waits for this lock.
+        prompt = await hand_prompt(desk, info, locale=hand.locale, image_wait=ANSWER_IMAGE_WAIT)
         try:
-            await edit_prompt(hand.interaction, prompt)
+            await edit_prompt(hand.interaction, prompt, keep_image=prompt.late_file is None)
         except discord.HTTPException:
             # Dismissed by the player, or Discord no longer takes the token: stop trying.
             desk.hands.forget(table_id, user_id)
             return
         hand.version = info.table.version
+        _follow_with_image(desk, hand.interaction, table_id, prompt, hand.version)
 
 
 async def _close_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:
