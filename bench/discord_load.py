@@ -1,26 +1,42 @@
 """Tables with bots under load: the real bot process against the fake Discord.
 
     python -m bench.discord_load [--levels easy normal hard] [--tables 40] [--guilds 4]
-                                 [--duration 60] [--code DIR] [--database-url URL]
+                                 [--duration 60] [--asked-by hand|board] [--verbose]
+                                 [--code DIR] [--database-url URL]
 
 For each bot level, a fresh fake Discord (``tests/fakediscord``) and a fresh ``poeppel run``
-process (``bench/bot_under_load.py``, which adds an event-loop lag probe) over a fresh SQLite
-file (or ``--database-url``). ``--tables`` Tock tables of four are opened on ``--guilds``
-servers, each with one person and three bots of the level; then every person plays through the
-buttons as fast as the answers come ("Show my hand", the card, the move), for ``--duration``
-seconds. ``--code`` runs another checkout's bot (e.g. main's, for a "before" figure).
+process (``bench/bot_under_load.py``, which adds an event-loop lag probe and notes when the
+service stored each click's change) over a fresh SQLite file (or ``--database-url``).
+``--tables`` Tock tables of four are opened on ``--guilds`` servers, each with one person and
+three bots of the level; then for ``--duration`` seconds every person plays as a person does:
+from the private hand that follows the game as soon as it says it is their turn (the card,
+the move; the card to pass), and from the thread's board ("Show my hand") when no hand of
+theirs is open or the board has asked them for 2 s while the hand stayed silent. With
+``--asked-by board`` a person plays a turn only once the thread's board asks for it (the
+steps within one prompt go on at once). ``--code`` runs another checkout's bot (e.g. main's,
+for a "before" figure). A level takes about ``--duration`` + 20 seconds.
 
-Printed per level:
+Printed per level (issue 30's figures and issue 29's answer delay, in one run):
 
-* moves/s: the public updates posted in the tables' threads (a person's or a bot's move);
+* moves/s: entries added to the tables' move logs (the people's and the bots' moves), read
+  from the SQLite file; thread posts/s and the requests/s on routes under Discord's global
+  limit of 50 a second (the publisher paces itself to 40: ``bot/discord_ui/pace.py``);
 * click → ack: from a click to the bot's initial response (Discord's 3 s deadline);
-* click → board: from the click that completes a person's move to the next board image posted
-  in the table's thread (the move made public, drawn);
-* click → turn: from that click to the next board that asks the person again (the bots played);
+* click → board: from a click that stored a change (a move, a card passed) to the first board
+  image in the table's thread made for that change's version or a later one (posted or
+  edited in); changes clicked more than 5 s before the end with no such board are counted
+  as never posted;
+* click → turn: from that click to the moment the person is asked again (the bots played);
+* answer after commit: from the service storing a click's change (the bot process's clock)
+  to the bot's next touch of that interaction (its answer), p99 and max, and how many came
+  later than 1 s (issue 29);
 * loop lag: how late a 10 ms timer fires in the bot process's event loop, during the run;
 * CPU: the bot process's own CPU time during the run as a share of one core (the event loop's
   process: issue 30 wants it under one core), and its worker processes' (bot searches, board
-  drawing) together, read from ``/proc``.
+  drawing) together, read from ``/proc``;
+* the waits the driver gave up, by what it waited for (a stall shows here; ``--verbose``
+  prints every 5 s what the players wait for, and SIGUSR1 to the bot process writes what
+  each of its tasks awaits to ``$TMPDIR/discord_load_tasks.txt``).
 
 For hard bots the budgets of issue 23 are checked (ack p99 ≤ 100 ms, lag p99 ≤ 50 ms, board
 p50 ≤ 2 s and p99 ≤ 5 s). The machine is shared: figures are noisy, so compare runs made back
