@@ -14,7 +14,7 @@ the move; the card to pass), and from the thread's board ("Show my hand") when n
 theirs is open or the board has asked them for 2 s while the hand stayed silent. With
 ``--asked-by board`` a person plays a turn only once the thread's board asks for it (the
 steps within one prompt go on at once). ``--code`` runs another checkout's bot (e.g. main's,
-for a "before" figure). A level takes about ``--duration`` + 20 seconds.
+for a "before" figure). A level takes ``--duration`` + 20 to 35 seconds.
 
 Printed per level (issue 30's figures and issue 29's answer delay, in one run):
 
@@ -78,6 +78,9 @@ VERSION_IN_ID_ANYWHERE = re.compile(r"t:\d+:v:(\d+):")
 BOARD_PATIENCE = 2.0
 #: A change clicked this long before the end without a board of it counts as never posted.
 UNPOSTED_AFTER = 5.0
+#: After the play, how long the boards of the last changes are waited for (so that a board
+#: slower than the end of the run is timed, not taken for one never posted).
+LAST_BOARDS_WAIT = 15.0
 #: The budgets of issue 23 for tables with three hard bots (seconds).
 HARD_BUDGETS = {
     "click→ack p99": 0.100,
@@ -470,7 +473,7 @@ def logged_moves(database: Path) -> int:
 def board_delays(figures: Figures, watch: Watch, ended: float) -> tuple[list[float], int]:
     """For each change a click stored, the seconds until the thread got a board image of that
     version or a later one; and how many changes made more than ``UNPOSTED_AFTER`` seconds
-    before the end got none."""
+    before the end of the play got none (the boards are waited for a while after it)."""
     delays: list[float] = []
     missing = 0
     for thread, clicked, version, _ in figures.commits:
@@ -480,6 +483,14 @@ def board_delays(figures: Figures, watch: Watch, ended: float) -> tuple[list[flo
         elif ended - clicked > UNPOSTED_AFTER:
             missing += 1
     return delays, missing
+
+
+def all_posted(figures: Figures, watch: Watch) -> bool:
+    """Whether every change clicked has a board of its version (or a later one) by now."""
+    newest: dict[int, int] = {}
+    for thread, boards in watch.boards.items():
+        newest[thread] = max((v for _, v in boards), default=-1)
+    return all(newest.get(thread, -1) > version for thread, _, version, _ in figures.commits)
 
 
 def answer_delays(figures: Figures, watch: Watch, commits: dict[int, float]) -> list[float]:
@@ -567,6 +578,8 @@ async def run_level(args: argparse.Namespace, level: str) -> str:
                     moves = logged_moves(sqlite_file) - moves_before
                     posts = sum(len(watch.posts.get(t, [])) for t in threads) - posts_before
                     limited = watch.limited - limited_before
+                    with contextlib.suppress(TimeoutError):
+                        await watch.until(lambda: all_posted(figures, watch), LAST_BOARDS_WAIT)
                 except BaseException:
                     log.flush()
                     tail = (work / "bot.log").read_text(errors="replace")[-3000:]
