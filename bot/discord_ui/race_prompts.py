@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -345,28 +345,46 @@ async def hand_prompt(
     if segments:
         # The rest of a 7: where each step lands shows better than the cards left.
         prompt = Prompt("\n".join(lines), items, moves=segments)
-        return await with_choices_image(desk, info, prompt, locale)
+        return await with_choices_image(desk, info, prompt, locale, image_wait=image_wait)
+    prompt = Prompt("\n".join(lines), items)
     drawing = desk.renderer.hand(info.table.game, hand, playable, locale=locale)
+    return await _with_image(prompt, drawing, image_wait)
+
+
+async def _with_image(
+    prompt: Prompt, drawing: Awaitable[discord.File | None], image_wait: float | None
+) -> Prompt:
+    """``prompt`` with the image ``drawing`` draws; with ``image_wait``, waiting at most that
+    long for it, else with the drawing under way as its ``late_file``."""
     if image_wait is None:
-        return Prompt("\n".join(lines), items, await drawing)
+        prompt.file = await drawing
+        return prompt
     task = asyncio.ensure_future(drawing)
     done, _ = await asyncio.wait({task}, timeout=image_wait)
     if done:
-        return Prompt("\n".join(lines), items, task.result())
-    return Prompt("\n".join(lines), items, late_file=task)
+        prompt.file = task.result()
+    else:
+        prompt.late_file = task
+    return prompt
 
 
 async def with_choices_image(
-    desk: PlayDesk, info: PrivateInfo, prompt: Prompt, locale: str
+    desk: PlayDesk,
+    info: PrivateInfo,
+    prompt: Prompt,
+    locale: str,
+    *,
+    image_wait: float | None = None,
 ) -> Prompt:
     """``prompt`` with the image of where each of its moves lands (numbered like its
-    controls), when it offers moves."""
+    controls), when it offers moves (``image_wait`` as for :func:`hand_prompt`)."""
     if prompt.moves and info.view is not None:
         names = _names(info)
         seats = [int(s) for s in info.view.get("seats") or sorted(names)]
-        prompt.file = await desk.renderer.race_choices(
+        drawing = desk.renderer.race_choices(
             info.view, prompt.moves, [names.get(s, "") for s in seats], locale
         )
+        return await _with_image(prompt, drawing, image_wait)
     return prompt
 
 
@@ -646,8 +664,8 @@ def _follow_with_image(
 async def _late_image(
     desk: PlayDesk, interaction: discord.Interaction, table_id: int, prompt: Prompt, version: int
 ) -> None:
-    """Put the hand image that was not drawn in time into the answer, unless the hand has
-    moved on meanwhile (a later click or refresh shows its own)."""
+    """Put the image that was not drawn in time into the answer, unless the hand has moved
+    on meanwhile (a later click or refresh shows its own)."""
     assert prompt.late_file is not None
     file = await prompt.late_file
     if file is None:
