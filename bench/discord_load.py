@@ -78,6 +78,8 @@ VERSION_IN_ID_ANYWHERE = re.compile(r"t:\d+:v:(\d+):")
 BOARD_PATIENCE = 2.0
 #: A change clicked this long before the end without a board of it counts as never posted.
 UNPOSTED_AFTER = 5.0
+#: The version given to a board image without controls (the end of the game).
+FINAL_BOARD = 10**9
 #: After the play, how long the boards of the last changes are waited for (so that a board
 #: slower than the end of the run is timed, not taken for one never posted).
 LAST_BOARDS_WAIT = 15.0
@@ -175,8 +177,10 @@ class Watch:
                         self.posts.setdefault(channel, []).append(now)
                     payload = req.payload if isinstance(req.payload, dict) else {}
                     found = versions_in(payload.get("components"))
-                    if req.uploads and found:
-                        self.boards.setdefault(channel, []).append((now, max(found)))
+                    if req.uploads:
+                        # A board without controls is the game's last: after every change.
+                        version = max(found) if found else FINAL_BOARD
+                        self.boards.setdefault(channel, []).append((now, version))
                 self.changed.set()
                 return result
 
