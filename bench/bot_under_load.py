@@ -37,6 +37,71 @@ async def probe(samples: list[tuple[float, float]]) -> None:
         samples.append((time.time(), loop.time() - before - PROBE_INTERVAL))
 
 
+#: The service's calls that store a change a click asked for (timed for ``BENCH_COMMIT_FILE``).
+COMMITS = ("act", "exchange_pick")
+
+
+def _interaction_id() -> int | None:
+    """The id of the interaction whose handling called the service (a frame of its task holds
+    it as ``interaction``); None for the bot's own work (turn clock, deliveries)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        found = frame.f_locals.get("interaction")
+        if found is not None and hasattr(found, "id") and hasattr(found, "followup"):
+            return int(found.id)
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def time_commits(commits: dict[int, float]) -> None:
+    """Note, per interaction, when the service stored the change it asked for (wall time)."""
+    import time
+
+    try:
+        from bot.service.facade import TableService
+    except ImportError:  # an older version of the bot: no answer-after-commit figure
+        return
+    for name in COMMITS:
+        call = getattr(TableService, name, None)
+        if call is None:
+            continue
+
+        def timed(call: Any) -> Any:
+            async def stored(*args: Any, **kwargs: Any) -> Any:
+                result = await call(*args, **kwargs)
+                interaction = _interaction_id()
+                if interaction is not None:
+                    commits.setdefault(interaction, time.time())
+                return result
+
+            return stored
+
+        setattr(TableService, name, timed(call))
+
+
+def dump_tasks(path: str) -> None:
+    """Write what every task of the event loop awaits, one line a task, its chain of
+    coroutines down to the future (``BENCH_TASKS_FILE``, on SIGUSR1: where clicks wait)."""
+    import asyncio
+    from pathlib import Path
+
+    lines = []
+    for task in asyncio.all_tasks():
+        coro: Any = task.get_coro()
+        chain = []
+        while coro is not None:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                name = frame.f_code.co_filename.rsplit("/", 1)[-1]
+                chain.append(f"{name}:{frame.f_lineno} {frame.f_code.co_name}")
+            awaited = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            if awaited is None:
+                chain.append(type(coro).__name__)
+            coro = awaited
+        lines.append(" > ".join(chain))
+    Path(path).write_text("\n".join(sorted(lines)) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     import asyncio
     import json
@@ -49,10 +114,19 @@ def main() -> int:
     if level and hasattr(frontdesk, "DEFAULT_BOT_LEVEL"):
         frontdesk.DEFAULT_BOT_LEVEL = level
     samples: list[tuple[float, float]] = []
+    commits: dict[int, float] = {}
+    if os.environ.get("BENCH_COMMIT_FILE"):
+        time_commits(commits)
     serve = app._serve
 
     async def serve_with_probe(*args: Any, **kwargs: Any) -> None:
         task = asyncio.create_task(probe(samples))
+        tasks_file = os.environ.get("BENCH_TASKS_FILE")
+        if tasks_file:
+            import signal
+
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGUSR1, dump_tasks, tasks_file)
         try:
             await serve(*args, **kwargs)
         finally:
@@ -60,6 +134,9 @@ def main() -> int:
             path = os.environ.get("BENCH_LAG_FILE")
             if path:
                 Path(path).write_text(json.dumps(samples), encoding="utf-8")  # noqa: ASYNC240
+            path = os.environ.get("BENCH_COMMIT_FILE")
+            if path:
+                Path(path).write_text(json.dumps(commits), encoding="utf-8")  # noqa: ASYNC240
 
     app._serve = serve_with_probe  # type: ignore[assignment]
     from bot.cli import main as cli_main

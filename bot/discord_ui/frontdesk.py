@@ -27,6 +27,7 @@ from bot.discord_ui import race_prompts, tile_prompts
 from bot.discord_ui.after_game import AfterGame
 from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import BadCustomId, ControlId
+from bot.discord_ui.delivery_queue import DeliveryQueue
 from bot.discord_ui.hints import hint_text
 from bot.discord_ui.live_links import LAUNCH_ACTION, launch
 from bot.discord_ui.open_hands import MoveLists, OpenHands
@@ -139,7 +140,10 @@ class FrontDesk:
         self.seeds: list[int] | None = None
         self._games: PerTable[str] = PerTable()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._deliveries: set[asyncio.Task[None]] = set()  # see deliver_soon
+        #: Each table's deliveries in order, those that queue up merged (see deliver_soon).
+        self.deliveries = DeliveryQueue(self._deliver_now)
+        #: Posts about changes already answered (run_soon), awaited with the deliveries.
+        self._side_posts: set[asyncio.Task[None]] = set()
         #: The hands players keep open, edited whenever something changes for them.
         self.hands = OpenHands(lambda: self.service.clock.now())
         # The thread pings no one whose open hand follows the game and who just acted on it.
@@ -180,6 +184,7 @@ class FrontDesk:
                 self._reposted,
                 *self.hands.per_table(),
                 self.move_lists,
+                self.deliveries,
             )
 
     def _hand_since(self, table_id: int, user_id: int) -> float | None:
@@ -298,12 +303,20 @@ class FrontDesk:
             log.exception("delivering effects of table %s failed", effects.table.id)
 
     async def deliver(self, effects: Effects, *, refresh: bool = True) -> None:
-        """Send the public part of ``effects``. The move is already stored: a board Discord
-        did not take is posted by the next retry tick (or the next click on an old board).
+        """Send the public part of ``effects`` (after the table's earlier deliveries, see
+        :mod:`bot.discord_ui.delivery_queue`) and wait until it went out. The move is already
+        stored: a board Discord did not take is posted by the next retry tick (or the next
+        click on an old board).
 
-        Then (unless ``refresh`` is False: the caller refreshes after answering its own
-        player) the open hands of the people concerned are brought up to date.
+        Then (unless ``refresh`` is False) the open hands of the people concerned are
+        brought up to date.
         """
+        done = self.deliveries.put(effects, refresh=refresh, wait=True)
+        assert done is not None
+        await done
+
+    async def _deliver_now(self, effects: Effects, refresh: bool, skip: int | None) -> None:
+        """One delivery of the queue: the boards, then the open hands but ``skip``'s."""
         self.remember(effects.table)
         # This task says the table's messages in its game's words (the open hands too).
         use_game_terms(effects.table.game)
@@ -316,7 +329,7 @@ class FrontDesk:
                 error.status,
             )
         if refresh:
-            await self.refresh_hands(effects)
+            await self.refresh_hands(effects, skip=skip)
 
     def deliver_soon(
         self,
@@ -326,12 +339,10 @@ class FrontDesk:
         then: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Deliver ``effects`` (then refresh the open hands but ``skip``'s, then ``then``) in
-        a task of its own: the person who acted is answered as soon as the move is stored,
-        not after the board was drawn and posted. The publisher's per-table lock (first
-        come, first served) keeps one table's deliveries in order."""
-        task = asyncio.create_task(self._deliver_then_refresh(effects, skip, then))
-        self._deliveries.add(task)
-        task.add_done_callback(self._deliveries.discard)
+        the background: the person who acted is answered as soon as the move is stored, not
+        after the board was drawn and posted. The table's queue keeps its deliveries in
+        order, and merges those that wait (:mod:`bot.discord_ui.delivery_queue`)."""
+        self.deliveries.put(effects, skip=skip, then=then)
 
     def run_soon(self, work: Callable[[], Awaitable[None]], what: str) -> None:
         """Run ``work`` (posts about a change already stored and answered: a tournament's
@@ -345,8 +356,8 @@ class FrontDesk:
                 log.exception("%s failed", what)
 
         task = asyncio.create_task(logged())
-        self._deliveries.add(task)
-        task.add_done_callback(self._deliveries.discard)
+        self._side_posts.add(task)
+        task.add_done_callback(self._side_posts.discard)
 
     async def _deliver_later(self, effects: Effects) -> None:
         """:meth:`deliver_soon` for the after-game pages (a rematch seat confirmed): the
@@ -356,19 +367,8 @@ class FrontDesk:
     async def deliveries_done(self) -> None:
         """Wait until every delivery :meth:`deliver_soon` started has ended (tests look at
         the thread after it; the bot closes after it)."""
-        while self._deliveries:
-            await asyncio.gather(*list(self._deliveries), return_exceptions=True)
-
-    async def _deliver_then_refresh(
-        self, effects: Effects, skip: int | None, then: Callable[[], Awaitable[None]] | None
-    ) -> None:
-        try:
-            await self.deliver(effects, refresh=False)
-            await self.refresh_hands(effects, skip=skip)
-            if then is not None:
-                await then()
-        except Exception:
-            log.exception("delivering effects of table %s failed", effects.table.id)
+        while tasks := [*self.deliveries.tasks(), *self._side_posts]:
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:
         """Edit the open hands ``effects`` concern (see :mod:`bot.discord_ui.open_hands`)."""
@@ -630,7 +630,12 @@ class FrontDesk:
         """The table and its newest board's message id, after posting that board if the
         thread never received it; None when there is no board (or Discord is down)."""
         try:
-            newest = await self.publisher.ensure_board(table_id)
+            if self.deliveries.under_way(table_id):
+                # The delivery under way posts the newest board: a click must not wait for
+                # it (behind Discord's pace that can take seconds), the recorded one answers.
+                newest = (await self.service.board_of(table_id))[1]
+            else:
+                newest = await self.publisher.ensure_board(table_id)
             table = await self.service.get(table_id)
         except TableError:
             return None

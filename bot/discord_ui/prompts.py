@@ -11,6 +11,7 @@ click goes to is the front desk's decision, so nothing here imports them.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -111,15 +112,24 @@ class Prompt:
     file: discord.File | None = None
     #: The moves the controls offer, in their numbering, for a choice image to mark.
     moves: tuple[str, ...] = ()
+    #: The image still being drawn when the prompt had to go out (it follows in an edit).
+    late_file: asyncio.Future[discord.File | None] | None = None
 
 
 async def load_info(
-    desk: PlayDesk, interaction: discord.Interaction, control: ControlId, *, strict: bool
+    desk: PlayDesk,
+    interaction: discord.Interaction,
+    control: ControlId,
+    *,
+    strict: bool,
+    any_version: bool = False,
 ) -> PrivateInfo:
     """The clicking user's private info, checked: seated, game running, version current.
 
     ``strict`` refuses any other version; otherwise (a simultaneous exchange, where other
     seats' picks move the version on) the service's own version rule decides at ``act``.
+    ``any_version``: the click acts on nothing (it opens the hand as it is now), so the
+    version of the controls clicked does not matter.
     """
     info: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     if info.seat is None:
@@ -128,7 +138,7 @@ async def load_info(
         raise WrongPhase(
             "error.game_over" if info.table.phase != Phase.LOBBY else "error.not_started"
         )
-    if control.version != info.table.version:
+    if control.version != info.table.version and not any_version:
         exchange = (info.view or {}).get("phase") == "exchange"
         if strict or not exchange:
             raise OutOfDate()

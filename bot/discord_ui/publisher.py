@@ -282,7 +282,13 @@ class Publisher:
             boards = [u for u in effects.public if u.kind not in LOBBY_KINDS]
             self._note_decisions(table, boards)
             with game_terms(table.game):
-                for group in digest.groups(u for u in boards if u.kind != "reminder"):
+                groups = digest.groups(u for u in boards if u.kind != "reminder")
+                if len(groups) > 1 and all(group[0].by_person for group in groups[1:]):
+                    # Decisions that waited for the thread together (a busy process merged
+                    # the deliveries, bot.discord_ui.delivery_queue) are told in one digest:
+                    # the thread catches up in one post instead of one behind the other.
+                    groups = [[update for group in groups for update in group]]
+                for group in groups:
                     await self._deliver_group(table, group)
                 for update in boards:
                     if update.kind == "reminder":

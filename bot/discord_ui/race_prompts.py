@@ -8,8 +8,9 @@ click; a split 7 is offered whole when its plays are few, else segment by segmen
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -224,10 +225,27 @@ def _labels(info: PrivateInfo, moves: list[str], key: str, locale: str = "en") -
     return [_choice(info, m, key, locale, short=True) for m in moves]
 
 
+#: How long the answer to a click waits for its hand image: past that it goes out in words and
+#: buttons, and the image follows in an edit once drawn (the render workers are busy), so that
+#: no answer comes much later than the move was stored (issue 29).
+ANSWER_IMAGE_WAIT = 0.5
+#: The edits that bring a late image (kept so that they are not collected while they wait).
+_late_edits: set[asyncio.Task[None]] = set()
+
+
 async def hand_prompt(
-    desk: PlayDesk, info: PrivateInfo, note: str = "", locale: str = "en"
+    desk: PlayDesk,
+    info: PrivateInfo,
+    note: str = "",
+    locale: str = "en",
+    *,
+    image_wait: float | None = None,
 ) -> Prompt:
-    """The player's hand: image, one button per card (disabled without a legal move)."""
+    """The player's hand: image, one button per card (disabled without a legal move).
+
+    ``image_wait``: at most this long for the hand image; past it the prompt comes without it
+    and with the drawing under way as its ``late_file``.
+    """
     view: Mapping[str, Any] = info.view or {}
     table, version = info.table.id, info.table.version
     hand = _hand(info)
@@ -319,22 +337,46 @@ async def hand_prompt(
     if segments:
         # The rest of a 7: where each step lands shows better than the cards left.
         prompt = Prompt("\n".join(lines), items, moves=segments)
-        return await with_choices_image(desk, info, prompt, locale)
-    image = await desk.renderer.hand(info.table.game, hand, playable, locale=locale)
-    return Prompt("\n".join(lines), items, image)
+        return await with_choices_image(desk, info, prompt, locale, image_wait=image_wait)
+    prompt = Prompt("\n".join(lines), items)
+    drawing = desk.renderer.hand(info.table.game, hand, playable, locale=locale)
+    return await _with_image(prompt, drawing, image_wait)
+
+
+async def _with_image(
+    prompt: Prompt, drawing: Awaitable[discord.File | None], image_wait: float | None
+) -> Prompt:
+    """``prompt`` with the image ``drawing`` draws; with ``image_wait``, waiting at most that
+    long for it, else with the drawing under way as its ``late_file``."""
+    if image_wait is None:
+        prompt.file = await drawing
+        return prompt
+    task = asyncio.ensure_future(drawing)
+    done, _ = await asyncio.wait({task}, timeout=image_wait)
+    if done:
+        prompt.file = task.result()
+    else:
+        prompt.late_file = task
+    return prompt
 
 
 async def with_choices_image(
-    desk: PlayDesk, info: PrivateInfo, prompt: Prompt, locale: str
+    desk: PlayDesk,
+    info: PrivateInfo,
+    prompt: Prompt,
+    locale: str,
+    *,
+    image_wait: float | None = None,
 ) -> Prompt:
     """``prompt`` with the image of where each of its moves lands (numbered like its
-    controls), when it offers moves."""
+    controls), when it offers moves (``image_wait`` as for :func:`hand_prompt`)."""
     if prompt.moves and info.view is not None:
         names = _names(info)
         seats = [int(s) for s in info.view.get("seats") or sorted(names)]
-        prompt.file = await desk.renderer.race_choices(
+        drawing = desk.renderer.race_choices(
             info.view, prompt.moves, [names.get(s, "") for s in seats], locale
         )
+        return await _with_image(prompt, drawing, image_wait)
     return prompt
 
 
@@ -420,9 +462,10 @@ async def handle(
         await show_hint(desk, interaction, control.table, locale)  # the hand stays as it is
         return
     if action == "hand":
-        # Not strict: during an exchange every pick posts a new board, and the hand shown
-        # from the previous one is still the same hand.
-        info = await load_info(desk, interaction, control, strict=False)
+        # Any version: the hand is shown as it is now, whichever board it was opened from
+        # (during an exchange every pick posts a new board, and the thread's newest board
+        # may still be on its way while the game has moved on).
+        info = await load_info(desk, interaction, control, strict=False, any_version=True)
         await send_prompt(interaction, await hand_prompt(desk, info, locale=locale))
         shown: int | None = info.table.version
     else:
@@ -590,10 +633,43 @@ async def _answer_with_hand(
         after: PrivateInfo = await desk.service.private_info(table_id, user)
         if (after.view or {}).get("seven") and after.to_act:
             notes = [t("race.played_note", locale, move=label), *notes[1:]]
-        prompt = await hand_prompt(desk, after, note="\n".join(notes), locale=locale)
-        await edit_prompt(interaction, prompt)
+        prompt = await hand_prompt(
+            desk, after, note="\n".join(notes), locale=locale, image_wait=ANSWER_IMAGE_WAIT
+        )
+        # A late image: the old one (the hand before the move) must not stay meanwhile.
+        await edit_prompt(interaction, prompt, keep_image=prompt.late_file is None)
         desk.hands.remember(table_id, user, interaction, locale, after.table.version)
+        _follow_with_image(desk, interaction, table_id, prompt, after.table.version)
         return after.table.version
+
+
+def _follow_with_image(
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, prompt: Prompt, version: int
+) -> None:
+    """When ``prompt`` went out without its image (still being drawn), put it in later."""
+    if prompt.late_file is not None:
+        task = asyncio.create_task(_late_image(desk, interaction, table_id, prompt, version))
+        _late_edits.add(task)
+        task.add_done_callback(_late_edits.discard)
+
+
+async def _late_image(
+    desk: PlayDesk, interaction: discord.Interaction, table_id: int, prompt: Prompt, version: int
+) -> None:
+    """Put the image that was not drawn in time into the answer, unless the hand has moved
+    on meanwhile (a later click or refresh shows its own)."""
+    assert prompt.late_file is not None
+    file = await prompt.late_file
+    if file is None:
+        return
+    user = interaction.user.id
+    async with desk.hands.lock(table_id, user):
+        hand = desk.hands.live(table_id, user)
+        if hand is None or hand.interaction is not interaction or hand.version != version:
+            return
+        prompt.file, prompt.late_file = file, None
+        with contextlib.suppress(discord.HTTPException):
+            await edit_prompt(interaction, prompt)
 
 
 async def pick(
@@ -647,14 +723,16 @@ async def _refresh_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:
             return
         if info.table.version <= hand.version:
             return  # the hand shows this already (or the player has moved on from it)
-        prompt = await hand_prompt(desk, info, locale=hand.locale)
+        # Not waiting long for the image: a click of this player waits for this lock.
+        prompt = await hand_prompt(desk, info, locale=hand.locale, image_wait=ANSWER_IMAGE_WAIT)
         try:
-            await edit_prompt(hand.interaction, prompt)
+            await edit_prompt(hand.interaction, prompt, keep_image=prompt.late_file is None)
         except discord.HTTPException:
             # Dismissed by the player, or Discord no longer takes the token: stop trying.
             desk.hands.forget(table_id, user_id)
             return
         hand.version = info.table.version
+        _follow_with_image(desk, hand.interaction, table_id, prompt, hand.version)
 
 
 async def _close_hand(desk: PlayDesk, table_id: int, user_id: int) -> None:

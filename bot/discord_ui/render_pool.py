@@ -17,6 +17,11 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
   ``key`` (a table) that is still waiting when a newer one with the same key arrives is
   dropped: only a table's newest board is drawn, so the queue cannot grow beyond one image
   per table however fast the tables play.
+* **Answers first.** A request marked ``urgent`` (the image of a private answer: the hand,
+  a card's moves, a tile's figure spots, which a person who clicked waits for) goes before
+  the boards asked for less than :data:`URGENT_LEAD` seconds before it, so a person's answer
+  does not wait behind a burst of boards; a board waits at most that much longer, however
+  many answers come (no starvation when the workers are saturated).
 * **Sizing.** :func:`render_workers` gives the default size: the machine's cores less one for
   the event loop and less the bots' dedicated workers, at least one.
 """
@@ -24,6 +29,7 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 import multiprocessing
 import os
@@ -36,6 +42,9 @@ from bot.bots.worker import ready
 from bot.discord_ui.render_worker import call, start_render_worker
 
 log = logging.getLogger(__name__)
+
+#: How far ahead of the boards an urgent image (a private answer) goes, in seconds of asking.
+URGENT_LEAD = 0.25
 
 
 class Stale(Exception):
@@ -70,7 +79,9 @@ class RenderPool:
         #: Images handed to the workers at most at once (see the module's docstring).
         self.depth = 2 * self.workers
         self._free = self.depth
-        self._waiting: list[asyncio.Future[None]] = []
+        #: Requests waiting for a worker: (when asked, less the lead of an urgent one; ticket;
+        #: wake-up), the smallest first.
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         #: The newest request of each key: an older one still waiting is dropped.
         self._newest: dict[Hashable, int] = {}
         self._tickets = 0
@@ -100,7 +111,7 @@ class RenderPool:
     async def close(self) -> None:
         """Stop the workers; images still waiting are refused."""
         executor, self._executor = self._executor, None
-        for waiter in self._waiting:
+        for _, _, waiter in self._waiting:
             if not waiter.done():
                 waiter.cancel()
         self._waiting.clear()
@@ -123,18 +134,20 @@ class RenderPool:
         function: Callable[..., bytes],
         *args: Any,
         key: Hashable | None = None,
+        urgent: bool = False,
         **kwargs: Any,
     ) -> bytes:
         """``function(*args, **kwargs)`` drawn in a worker; its PNG bytes.
 
         ``function`` is a module-level renderer function (it is pickled by name), the
         arguments plain data. Raises :class:`Stale` when a newer request with the same
-        ``key`` arrived while this one waited for a worker.
+        ``key`` arrived while this one waited for a worker. ``urgent``: drawn before every
+        request that is not (a person waits for it).
         """
         ticket = self._tickets = self._tickets + 1
         if key is not None:
             self._newest[key] = ticket
-        await self._turn()
+        await self._turn(ticket, urgent)
         try:
             if key is not None and self._newest.get(key) != ticket:
                 self.skipped += 1
@@ -165,25 +178,28 @@ class RenderPool:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _turn(self) -> None:
-        """Wait for a free worker, in the order asked."""
+    async def _turn(self, ticket: int, urgent: bool) -> None:
+        """Wait for a free worker, in the order asked, urgent requests ahead by their lead."""
         if self._free > 0 and not self._waiting:
             self._free -= 1
             return
-        waiter = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiter)
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        entry = (loop.time() - (URGENT_LEAD if urgent else 0.0), ticket, waiter)
+        heapq.heappush(self._waiting, entry)
         try:
             await waiter
         except asyncio.CancelledError:
-            if waiter in self._waiting:
-                self._waiting.remove(waiter)
+            if entry in self._waiting:
+                self._waiting.remove(entry)
+                heapq.heapify(self._waiting)
             elif waiter.done() and not waiter.cancelled():
                 self._release()  # the turn was handed over just as the caller gave up
             raise
 
     def _release(self) -> None:
         while self._waiting:
-            waiter = self._waiting.pop(0)
+            _, _, waiter = heapq.heappop(self._waiting)
             if not waiter.done():
                 waiter.set_result(None)  # the turn passes on; _free stays taken
                 return

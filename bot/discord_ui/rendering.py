@@ -57,14 +57,25 @@ class Renderer:
         return cls(**found, pool=pool)
 
     async def _to_file(
-        self, filename: str, function: Callable[..., bytes], *args: Any, **kwargs: Any
+        self,
+        filename: str,
+        function: Callable[..., bytes],
+        *args: Any,
+        answer: bool = False,
+        **kwargs: Any,
     ) -> discord.File | None:
+        """``function``'s image as ``filename``, drawn in the pool (or a thread). ``answer``:
+        the image of a private answer, which a person who clicked waits for: the pool draws
+        it before the boards that only spectators wait for."""
         if self.pool is None:
             return await _to_file(filename, function, *args, **kwargs)
         # Views are plain JSON-like data: as dicts they pickle cheaply to a worker.
         plain = tuple(dict(a) if isinstance(a, Mapping) else a for a in args)
+        key = _board_key(filename)
         try:
-            data = await self.pool.run(function, *plain, key=_board_key(filename), **kwargs)
+            data = await self.pool.run(
+                function, *plain, key=key, urgent=answer and key is None, **kwargs
+            )
         except Stale:
             # A newer board of the same table was asked for before this one was drawn: it
             # goes out in words only, and the newer one carries the picture.
@@ -110,6 +121,7 @@ class Renderer:
             self.render_hand,
             game,
             list(cards),
+            answer=True,
             playable=None if playable is None else list(playable),
             **_locale(locale),
         )
@@ -130,6 +142,7 @@ class Renderer:
             self.render_race_choices,
             view,
             list(moves),
+            answer=True,
             names=list(names),
             **_locale(locale),
         )
@@ -147,8 +160,15 @@ class Renderer:
         if self.render_placements is None:
             return None
         extra: dict[str, Any] = {} if names is None else {"names": list(names)}
+        # A prompt's placements answer a click; the digest's (a board file) are a board.
         return await self._to_file(
-            filename, self.render_placements, view, placements, **extra, **_locale(locale)
+            filename,
+            self.render_placements,
+            view,
+            placements,
+            answer=True,
+            **extra,
+            **_locale(locale),
         )
 
     async def figure_spots(
@@ -173,6 +193,7 @@ class Renderer:
             rot,
             tile,
             list(spots),
+            answer=True,
             **_locale(locale),
         )
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord_ui import race_prompts
 from bot.discord_ui.race_prompts import single_move
 from bot.discord_ui.rendering import Renderer
 from tests.bot.discord.conftest import World, private_text
@@ -141,3 +142,73 @@ async def test_a_new_season_is_acknowledged_before_it_is_stored(world: World) ->
     )
     assert made.deferred, "acknowledged first: of two processes, one stores it"
     assert "Season Spring of Tock" in private_text(made, admin)
+
+
+async def test_show_my_hand_is_answered_while_the_newest_board_is_still_being_drawn(
+    world: World, gate: threading.Event
+) -> None:
+    gate.set()  # the first board
+    table_id, thread = await start_for_two(world, "tock", seed=21)
+    board = world.newest_board(thread)
+    user = to_act(board, [world.alice, world.bob])[0]
+    other = world.bob if user is world.alice else world.alice
+    hand = await open_prompt(world, user, board, "Show my hand")
+    info = await world.desk.service.private_info(table_id, user.id)
+    cards = [str(card) for card in (info.view or {}).get("hand") or []]
+    playing = [i for i, card in enumerate(cards) if single_move(info, card) is not None]
+    if playing:
+        custom_id = find(hand, f":card:{playing[0]}")["custom_id"]
+    else:
+        await press(world, user, hand, find(hand, ":card:0")["custom_id"])
+        custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
+    gate.clear()
+    await user.click(hand, custom_id=custom_id, wait=False)
+    await world.wait(lambda: "You played" in hand.content, "the answer came")
+    # The thread's board is the old one, its successor is being drawn: the other player's
+    # "Show my hand" on it is answered now, not once that drawing (and posting) is done.
+    assert world.newest_board(thread).id == board.id
+    other_hand = await open_prompt(world, other, board, "Show my hand")
+    assert world.newest_board(thread).id == board.id, "answered before the new board came"
+    assert other_hand.files, other_hand.text  # the hand's image: the hand itself
+    assert "newest board" not in other_hand.text
+    gate.set()
+    await world.desk.deliveries_done()
+    assert world.newest_board(thread).id != board.id
+
+
+async def test_a_move_is_answered_in_words_when_its_hand_image_is_late_and_the_image_follows(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(race_prompts, "ANSWER_IMAGE_WAIT", 0.2)
+    table_id, thread = await start_for_two(world, "tock", seed=21)
+    user = to_act(world.newest_board(thread), [world.alice, world.bob])[0]
+    hand = await open_prompt(world, user, world.newest_board(thread), "Show my hand")
+    info = await world.desk.service.private_info(table_id, user.id)
+    cards = [str(card) for card in (info.view or {}).get("hand") or []]
+    playing = [i for i, card in enumerate(cards) if single_move(info, card) is not None]
+    if playing:
+        custom_id = find(hand, f":card:{playing[0]}")["custom_id"]
+    else:
+        await press(world, user, hand, find(hand, ":card:0")["custom_id"])
+        custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
+    closed = threading.Event()
+    renderer = world.desk.renderer
+    draw = renderer.render_hand
+    assert draw is not None
+
+    def slow_hand(*args: Any, **kwargs: Any) -> bytes:
+        closed.wait(10)
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(
+        world.desk, "renderer", dataclasses.replace(renderer, render_hand=slow_hand)
+    )
+    try:
+        await user.click(hand, custom_id=custom_id, wait=False)
+        await world.wait(lambda: "You played" in hand.content, "the answer came")
+        assert not hand.files, "not the hand before the move: no image until the new one"
+        assert hand.buttons, "the hand's buttons came with the words"
+    finally:
+        closed.set()
+    await world.wait(lambda: hand.files, "the hand image follows")
+    assert "You played" in hand.content

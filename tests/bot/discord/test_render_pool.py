@@ -16,6 +16,7 @@ from PIL import Image
 import engine.carcassonne as carcassonne
 import engine.dog as dog
 import renderer
+from bot.discord_ui import render_pool
 from bot.discord_ui.render_pool import RenderPool, Stale, render_workers
 from bot.discord_ui.rendering import Renderer
 from renderer.carcassonne.tiles import tile_master
@@ -115,6 +116,52 @@ async def test_only_the_newest_waiting_board_of_a_table_is_drawn() -> None:
         await pool.close()
     assert drawn == ["table 8", "table 9", "table 2 v1", "table 1 v2"]
     assert pool.skipped == 1
+
+
+async def test_a_private_answer_is_drawn_before_the_waiting_boards() -> None:
+    gate = threading.Event()
+    drawn: list[str] = []
+    with ThreadPoolExecutor(1) as executor:
+        pool = RenderPool(1, executor=executor)
+        await pool.start()
+        busy = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"table {n}", key=n))
+            for n in (8, 9)
+        ]
+        await asyncio.sleep(0)
+        boards = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"board {n}", key=n))
+            for n in (1, 2)
+        ]
+        hand = asyncio.create_task(pool.run(_blocking, gate, drawn, "hand", urgent=True))
+        gate.set()
+        await asyncio.gather(*busy, *boards, hand)
+        await pool.close()
+    assert drawn == ["table 8", "table 9", "hand", "board 1", "board 2"]
+
+
+async def test_a_board_waits_at_most_the_lead_of_the_answers_that_come_after_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(render_pool, "URGENT_LEAD", 0.05)
+    gate = threading.Event()
+    drawn: list[str] = []
+    with ThreadPoolExecutor(1) as executor:
+        pool = RenderPool(1, executor=executor)
+        await pool.start()
+        busy = [
+            asyncio.create_task(pool.run(_blocking, gate, drawn, f"table {n}", key=n))
+            for n in (8, 9)
+        ]
+        await asyncio.sleep(0)
+        board = asyncio.create_task(pool.run(_blocking, gate, drawn, "board", key=1))
+        await asyncio.sleep(0.1)  # longer than the lead: the board has waited enough
+        hand = asyncio.create_task(pool.run(_blocking, gate, drawn, "hand", urgent=True))
+        await asyncio.sleep(0)
+        gate.set()
+        await asyncio.gather(*busy, board, hand)
+        await pool.close()
+    assert drawn == ["table 8", "table 9", "board", "hand"]
 
 
 def _image(gate: threading.Event, view: dict[str, Any], **kwargs: Any) -> bytes:
