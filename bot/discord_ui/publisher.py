@@ -29,6 +29,7 @@ from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
 from bot.model.effects import Effects, PublicUpdate
+from bot.model.outbox import board_nonce
 from bot.model.table import BOT_LEVELS, Phase, TableRecord
 from bot.model.table_memory import KeyedLocks, PerTable, Releasable
 from bot.model.turn_words import turn_status
@@ -167,6 +168,10 @@ def drawable(update: PublicUpdate) -> bool:
 POST_ATTEMPTS = 4
 #: How many recent thread messages to search for an old board after a restart.
 HISTORY_SCAN = 15
+#: Seconds between two looks at a table whose boards another process is posting.
+LEASE_POLL = 0.2
+
+__all__ = ["Publisher", "board_nonce", "board_view", "lobby_view", "send_with_retry"]
 
 
 async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Message:
@@ -182,12 +187,6 @@ async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Messa
                 file.reset()
             await asyncio.sleep(0.5 * (attempt + 1))
     raise AssertionError("unreachable")
-
-
-def board_nonce(table_id: int, version: int) -> str:
-    """The nonce of the board that the retry tick posts for ``version`` (at most Discord's 25
-    characters): every process that posts it sends the same one."""
-    return f"b{table_id}.{version}"
 
 
 def board_link(table: TableRecord, message_id: int) -> str:
@@ -382,6 +381,39 @@ class Publisher:
             ),
             "view": placements_view,
         }
+        if nonce is None and newest.kind != "board":
+            # Every message that first shows a version's board carries that version's nonce:
+            # a re-send (a retry, the retry tick of this or another process after a crash)
+            # makes no second message. ``/table board`` asks for a new message on purpose.
+            nonce = board_nonce(table.id, newest.version)
+        if not await self._claim(table.id, wait=True):
+            log.info("another process posts the boards of table %s: it posts this one", table.id)
+            return None
+        try:
+            return await self._post_digest(
+                table, thread, current, updates, newest, users, kwargs, files, nonce, fresh=fresh
+            )
+        finally:
+            await self._release(table.id)
+
+    async def _post_digest(
+        self,
+        table: TableRecord,
+        thread: Any,
+        current: digest.Digest | None,
+        updates: list[PublicUpdate],
+        newest: PublicUpdate,
+        users: list[int],
+        kwargs: dict[str, Any],
+        files: list[discord.File],
+        nonce: str | None,
+        *,
+        fresh: bool,
+    ) -> int:
+        """Edit the current digest or post a new one (see :meth:`_deliver_group`), with this
+        process holding the posting of the table's boards; the digest's message id."""
+        due = [u.id for u in kwargs["allowed_mentions"].users]
+        placements_view = kwargs["view"]
         message_id: int | None = None
         if not fresh and not due and current is not None:
             message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
@@ -398,6 +430,9 @@ class Publisher:
                 del kwargs["view"]
             if nonce is not None:
                 kwargs["nonce"] = nonce
+            if replaced is not None:
+                # Whoever finds this post in the thread after a crash deletes the old digest.
+                await self._replacing(table.id, replaced)
             await self.pace.turn()
             message = await send_with_retry(thread, kwargs)
             message_id = int(message.id)
@@ -561,6 +596,41 @@ class Publisher:
             self._last_board[table.id] = thread.get_partial_message(message.id)
         return int(message.id)
 
+    async def _claim(self, table_id: int, *, wait: bool) -> bool:
+        """Take the posting of the table's boards for this process (one process at a time,
+        :meth:`TableService.claim_board`); ``wait``: while another process posts one, at most
+        as long as its lease. True without a service, or when the database cannot say (the
+        posts' nonces still make one message of two)."""
+        if self.service is None:
+            return True
+        deadline = time.monotonic() + float(getattr(self.service, "outbox_lease_seconds", 0))
+        while True:
+            try:
+                if await self.service.claim_board(table_id):
+                    return True
+            except Exception:
+                log.warning("could not lease the boards of table %s", table_id, exc_info=True)
+                return True
+            if not wait or time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(LEASE_POLL)
+
+    async def _release(self, table_id: int) -> None:
+        if self.service is None:
+            return
+        try:
+            await self.service.release_board(table_id)
+        except Exception:  # the lease runs out by itself
+            log.info("could not release the boards of table %s", table_id, exc_info=True)
+
+    async def _replacing(self, table_id: int, message_id: int) -> None:
+        if self.service is None:
+            return
+        try:
+            await self.service.replacing_board(table_id, message_id)
+        except Exception:  # at worst the old digest stays after a crash
+            log.info("could not note the digest replaced at table %s", table_id, exc_info=True)
+
     async def _record_board(self, table_id: int, version: int, message_id: int) -> None:
         if self.service is None:
             return
@@ -683,35 +753,72 @@ class Publisher:
             newest, behind = await self._board_state(table_id)  # that delivery may have done it
             if not behind:
                 return newest
-            found = await self._unrecorded_board(table_id)
-            if found is not None:
-                return found
-            # Another process's retry tick may post this board at the same moment: both posts
-            # carry one nonce, so Discord makes one message and answers both with it.
-            return await self._post_current(table_id, once=True)
+            # One process at a time posts a table's boards: another one's delivery or retry
+            # tick may be posting this board right now (its lease; a killed process's runs
+            # out). Its post carries the version's nonce too: Discord makes one message.
+            if not await self._claim(table_id, wait=True):
+                return newest
+            try:
+                newest, behind = await self._board_state(table_id)  # the other one posted it
+                if not behind:
+                    return newest
+                found = await self._unrecorded_board(table_id)
+                if found is not None:
+                    return found
+                return await self._post_current(table_id, once=True)
+            finally:
+                await self._release(table_id)
 
     async def _unrecorded_board(self, table_id: int) -> int | None:
         """A board of the current version already in the thread (a process died after posting
         it, before recording it): record it rather than post it twice. Its id, or None."""
         table = await self.service.get(table_id)
-        if table.thread_id is None or table.phase is not Phase.PLAYING:
+        if table.thread_id is None or table.phase not in (Phase.PLAYING, Phase.FINISHED):
             return None
         thread = await self.channel(table.thread_id)
+        found = await self._boards_of_version(thread, table)
+        if not found:
+            return None
+        message = found[0]  # the newest message showing the current version
+        self._posted[table_id] = table.version
+        lease = await self.service.board_lease(table_id)
+        if lease.replaces is not None and lease.replaces != message.id:
+            # A re-post at the bottom reached the thread, the digest it replaces did not go:
+            # it goes now (its lines are in the re-post).
+            await self._delete(thread, table_id, lease.replaces)
+        # Posted by a process that died (or failed) before retiring the boards before it and
+        # recording it: strip every other board's controls first, then record.
+        if await self._retire_previous_board(table_id, thread, keep=message.id, scan=True):
+            await self._record_board(table_id, table.version, message.id)
+        if message.components:
+            self._last_board[table_id] = thread.get_partial_message(message.id)
+        self._digests[table_id] = digest.Digest(int(message.id))
+        return int(message.id)
+
+    async def _boards_of_version(self, thread: Any, table: TableRecord) -> list[Any]:
+        """The bot's recent messages in ``thread`` that show the board of the table's current
+        version (by their controls, or the name of their board image: a finished game's
+        last digest has no controls), newest first."""
+        assert self.bot is not None
+        assert self.bot.user is not None
         wanted = control_id(table.id, table.version, "")
-        for message in await self._boards_with_controls(thread, keep=0):
-            ids = [
-                getattr(c, "custom_id", None) for row in message.components for c in row.children
-            ]
-            if any(str(custom).startswith(wanted) for custom in ids):
-                self._posted[table_id] = table.version
-                # Posted by a process that died (or failed) before retiring the boards before
-                # it and recording it: strip every other board's controls first, then record.
-                if await self._retire_previous_board(table_id, thread, keep=message.id, scan=True):
-                    await self._record_board(table_id, table.version, message.id)
-                self._last_board[table_id] = thread.get_partial_message(message.id)
-                self._digests[table_id] = digest.Digest(int(message.id))
-                return int(message.id)
-        return None
+        image = f"board-{table.id}-{table.version}.png"
+        found = []
+        try:
+            async for message in thread.history(limit=HISTORY_SCAN):
+                if message.author.id != self.bot.user.id:
+                    continue
+                ids = [
+                    str(getattr(c, "custom_id", None))
+                    for row in message.components
+                    for c in getattr(row, "children", ())
+                ]
+                names = [getattr(a, "filename", "") for a in message.attachments]
+                if any(i.startswith(wanted) for i in ids) or image in names:
+                    found.append(message)
+        except discord.HTTPException:
+            log.info("could not read the history of thread %s", thread.id)
+        return found
 
     async def _board_state(self, table_id: int) -> tuple[int | None, bool]:
         """The newest board's message id, and whether the thread lacks the current one."""

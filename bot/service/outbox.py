@@ -4,6 +4,9 @@ Intents are stored by the parts whose change causes them, in that change's trans
 results by :class:`bot.service.results.Results`); this part hands the pending ones of this
 process's guilds to the front end, leases each to one process while it is being sent (two
 processes overlap during a rolling restart), and marks it done once Discord took it.
+
+A table's boards and turn digests are owed by the table row itself (its version ahead of the
+board recorded); :meth:`Outbox.claim_board` leases their posting to one process at a time.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import uuid
 from collections.abc import Callable, Sequence
 
 from bot.model.clock import Clock
-from bot.model.outbox import Intent, OutboxItem
+from bot.model.outbox import BoardLease, Intent, OutboxItem
 from bot.storage.base import Storage
 
 #: Seconds a process holds a post it is sending: longer than a send takes, so two processes
@@ -53,3 +56,34 @@ class Outbox:
     async def done(self, item: OutboxItem, message_id: int | None) -> None:
         """Discord took ``item`` as ``message_id`` (None: it never will): not sent again."""
         await self._storage.post_done(item.id, message_id)
+
+    async def claim_board(self, table_id: int) -> bool:
+        """Take (or renew) the posting of the table's boards for this process; False while
+        another process holds it."""
+        now = self._clock.now()
+        return await self._storage.claim_board_post(
+            table_id, self.owner, now, now + self.lease_seconds
+        )
+
+    async def replacing_board(self, table_id: int, message_id: int | None) -> None:
+        """Note that this process's post replaces the digest ``message_id`` (a process that
+        finds the post in the thread after a crash deletes that digest)."""
+        await self._storage.replacing_board(table_id, self.owner, message_id)
+
+    async def release_board(self, table_id: int) -> None:
+        """This process finished posting the table's board."""
+        await self._storage.release_board_post(table_id, self.owner)
+
+    async def board_lease(self, table_id: int) -> BoardLease:
+        """Who posts the table's boards now (``held_by_other`` tells whether it is another
+        process whose lease still runs)."""
+        lease = await self._storage.board_post(table_id)
+        return lease if lease is not None else BoardLease(None, None)
+
+    def held_by_other(self, lease: BoardLease) -> bool:
+        """Whether ``lease`` belongs to another process and still runs."""
+        return lease.held_by_other(self.owner, self._clock.now())
+
+    def now(self) -> float:
+        """The time leases are measured in."""
+        return self._clock.now()
