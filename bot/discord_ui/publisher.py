@@ -678,6 +678,7 @@ class Publisher:
         keep: int,
         also: Sequence[Any] = (),
         scan: bool = False,
+        deleted: int | None = None,
     ) -> bool:
         """Remove the controls of the table's boards before ``keep`` (and of ``also``): the
         one this process knows, else (first time here, or ``scan``) those of the thread's
@@ -701,7 +702,7 @@ class Publisher:
                 stale.append(thread.get_partial_message(recorded))
         kept = []
         for message in stale:
-            if message.id == keep:
+            if message.id in (keep, deleted):
                 continue
             try:
                 await self.pace.turn()
@@ -782,13 +783,18 @@ class Publisher:
         message = found[0]  # the newest message showing the current version
         self._posted[table_id] = table.version
         lease = await self.service.board_lease(table_id)
-        if lease.replaces is not None and lease.replaces != message.id:
-            # A re-post at the bottom reached the thread, the digest it replaces did not go:
-            # it goes now (its lines are in the re-post).
-            await self._delete(thread, table_id, lease.replaces)
+        deleted = None
+        # A re-post at the bottom reached the thread, the digest it replaces did not go: it
+        # goes now (its lines are in the re-post).
+        replaced = lease.replaces
+        if replaced not in (None, message.id) and await self._delete(thread, table_id, replaced):
+            deleted = replaced
         # Posted by a process that died (or failed) before retiring the boards before it and
         # recording it: strip every other board's controls first, then record.
-        if await self._retire_previous_board(table_id, thread, keep=message.id, scan=True):
+        retired = await self._retire_previous_board(
+            table_id, thread, keep=message.id, scan=True, deleted=deleted
+        )
+        if retired:
             await self._record_board(table_id, table.version, message.id)
         if message.components:
             self._last_board[table_id] = thread.get_partial_message(message.id)
