@@ -27,8 +27,12 @@ from typing import Any
 
 import pytest
 
+from bot.bots.choosers import random_chooser
 from bot.discord_ui.app import open_service
 from bot.discord_ui.rendering import Renderer
+from bot.model.table import Phase
+from bot.service import TableService
+from bot.storage import open_storage
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.test_two_processes import (  # noqa: F401 (postgres_url is a fixture)
     STEP_LIMIT,
@@ -258,3 +262,104 @@ async def test_boards_posted_once_across_kills_on_postgres(
     tmp_path: Path,
 ) -> None:
     await kill_at_each_step(postgres_url, tmp_path)
+
+
+async def store_finished_table(url: str, guild_id: int, channel: Any, thread: Any) -> int:
+    """A Carcassonne table of two bots played to the end and stored with its thread, its
+    results posts sent already and its last board owed: as a bot process killed right after
+    the commit would leave it."""
+    storage = await open_storage(url)
+    try:
+        service = TableService(storage, choose_bot_move=random_chooser, require_person=False)
+        created = await service.create(
+            guild_id, channel.id, "carcassonne", 1, "P1", players=2, seed=3, seat_host=False
+        )
+        table_id = created.table.id
+        await storage.set_thread(table_id, thread.id)
+        await service.add_bot(table_id, 1, "easy")
+        await service.add_bot(table_id, 1, "easy")
+        effects = await service.start_game(table_id, 1)
+        assert effects.table.phase == Phase.FINISHED
+        for item in await storage.pending_posts():  # this test is about the board only
+            await storage.post_done(item.id, None)
+    finally:
+        await storage.close()
+    return table_id
+
+
+async def kill_the_last_board(url: str, tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        fake.response_window = 15.0
+        guild = guild_on_shard(fake, 0, "Last board")
+        channel = fake.add_channel(guild, "games")
+        thread = fake.add_thread(channel, "table")
+        table_id = await store_finished_table(url, guild.id, channel, thread)
+
+        def boards() -> int:
+            return sum(
+                1
+                for m in fake.messages(thread)
+                if any(f.filename.startswith(f"board-{table_id}-") for f in m.files)
+            )
+
+        env = {
+            **process_env(fake, url),
+            "BOARD_RETRY_SECONDS": "3600",
+            "OUTBOX_LEASE_SECONDS": str(LEASE_SECONDS),
+            "LOG_LEVEL": "INFO",
+        }
+        process = BotProcess(0, env, tmp_path)
+        taken = asyncio.Event()
+        fake.faults.stall_answer("POST", f"/channels/{thread.id}/messages", taken)
+        try:
+            # The game's last board, owed: Discord takes it, the bot is killed before it hears.
+            await process.start()
+            await until(lambda: boards() == 1, "the last board reaching the thread", [process])
+            await process.kill()
+            taken.set()
+            # Longer than Discord keeps the nonce: the bot must find its board by itself.
+            fake.clock.advance(fake.nonce_window + 1)
+            await restart(fake, process)
+            storage = await open_storage(url)
+            try:
+                deadline = asyncio.get_running_loop().time() + STEP_LIMIT
+                while (await storage.load_board(table_id) or (0, None))[0] == 0:
+                    process.check_alive()
+                    assert asyncio.get_running_loop().time() < deadline, process.output()
+                    await asyncio.sleep(0.2)
+                record = await storage.load_table(table_id)
+                assert record is not None
+                assert await storage.load_board(table_id) == (
+                    record.version,
+                    fake.messages(thread)[-1].id,
+                )
+            finally:
+                await storage.close()
+            assert boards() == 1, "the last board was found, not posted again"
+            # Killed after it was recorded: nothing more goes out.
+            await process.kill()
+            await restart(fake, process)
+            await asyncio.sleep(LEASE_SECONDS + 2)
+            assert await process.stop() == 0
+        finally:
+            taken.set()
+            await process.stop()
+        assert boards() == 1, process.output()
+        output = process.output()
+        assert "Traceback" not in output, output
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+async def test_the_last_board_is_posted_once_across_kills_on_sqlite(tmp_path: Path) -> None:
+    await kill_the_last_board(f"sqlite:///{tmp_path / 'poeppel.sqlite3'}", tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.timeout(240)
+async def test_the_last_board_is_posted_once_across_kills_on_postgres(
+    postgres_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    await kill_the_last_board(postgres_url, tmp_path)
