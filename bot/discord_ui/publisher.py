@@ -798,7 +798,9 @@ class Publisher:
             await self._record_board(table_id, table.version, message.id)
         if message.components:
             self._last_board[table_id] = thread.get_partial_message(message.id)
-        self._digests[table_id] = digest.Digest(int(message.id))
+        # Its lines are not known here: the next moves begin a digest of their own rather
+        # than edit this one down to their lines only.
+        self._digests.pop(table_id, None)
         return int(message.id)
 
     async def _boards_of_version(self, thread: Any, table: TableRecord) -> list[Any]:

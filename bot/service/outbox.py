@@ -19,10 +19,12 @@ from bot.model.clock import Clock
 from bot.model.outbox import BoardLease, Intent, OutboxItem
 from bot.storage.base import Storage
 
-#: Seconds a process holds a post it is sending: longer than a send takes, so two processes
-#: rarely send one post at the same time (and if they do, Discord's nonce check makes one
-#: message of both); short, because a killed process's lease keeps its successor waiting.
-LEASE_SECONDS = 20.0
+#: Seconds a process holds a post it is sending (or the posting of a table's boards): longer
+#: than a send takes, so two processes rarely send one post at the same time (and if they do,
+#: Discord's nonce check makes one message of both); short, because a killed process's lease
+#: keeps its successor waiting: shorter than the board retry tick (15 s), so that a board a
+#: kill left with two controls is repaired within one tick.
+LEASE_SECONDS = 10.0
 
 
 class Outbox:
