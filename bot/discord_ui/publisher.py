@@ -7,6 +7,14 @@ board drawing every move since (edited while slow bots' moves arrive, re-posted 
 when someone's turn begins who must be pinged). The newest digest carries the controls; the
 previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
 board would still be refused as out of date). Reminders are messages of their own that ping.
+
+Boards go through the outbox of issue #29 (:mod:`bot.model.outbox`): the table's stored
+version ahead of its recorded board is the post owed. A message that first shows a version's
+board carries that version's nonce (:func:`board_nonce`); edits and posts happen while this
+process holds the table's posting lease (:meth:`TableService.claim_board`), so two processes
+overlapping on a shard never both post; a board is recorded only after Discord took it and the
+old controls are gone. After a crash :meth:`Publisher.ensure_board` finds a board Discord took
+in the thread (and deletes the digest that a re-post replaced) instead of posting it again.
 """
 
 from __future__ import annotations
