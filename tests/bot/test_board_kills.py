@@ -363,3 +363,55 @@ async def test_the_last_board_is_posted_once_across_kills_on_postgres(
     tmp_path: Path,
 ) -> None:
     await kill_the_last_board(postgres_url, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.timeout(300)
+async def test_two_processes_on_one_shard_post_each_board_once(
+    postgres_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # A rolling restart: two processes own shard 0 at once, both get every click (one wins
+    # it), and both run a retry tick every second. Each board still goes out once, and one
+    # board carries the controls.
+    async with (
+        FakeDiscord() as fake,
+        open_service(postgres_url, renderer=Renderer()) as observer,
+    ):
+        fake.response_window = 15.0
+        world = make_world(fake, guild_on_shard(fake, 0, "Overlap"), observer, postgres_url, "o")
+        env = {
+            **process_env(fake, postgres_url),
+            "BOARD_RETRY_SECONDS": "1",
+            "OUTBOX_LEASE_SECONDS": str(LEASE_SECONDS),
+            "LOG_LEVEL": "INFO",
+        }
+        first = BotProcess(0, env, tmp_path / "a")
+        second = BotProcess(0, env, tmp_path / "b")
+        for process in (first, second):
+            process.workdir.mkdir()
+        try:
+            await first.start()
+            await until(lambda: identified(fake, 0) == 1, "the first process", [first])
+            game = Game(world)
+            await game.open()  # (opening a table in two processes at once is not this test's)
+            thread = game.thread()
+            await second.start()
+            await until(lambda: identified(fake, 0) == 2, "the second process", [second])
+            await asyncio.sleep(3)  # its start-up pass ran
+            for _ in range(4):
+                await game.play(1)
+                stored = await stored_version(world, game.table_id)
+                await check_thread(world, thread, game.table_id, stored, first)
+                if game.over():
+                    break
+            await asyncio.sleep(2)  # two more retry ticks of each process
+            await check_thread(world, thread, game.table_id, stored, first)
+            assert await first.stop() == 0
+            assert await second.stop() == 0
+        finally:
+            await first.stop()
+            await second.stop()
+        for process in (first, second):
+            assert "Traceback" not in process.output(), process.output()
