@@ -12,7 +12,9 @@ board recorded); :meth:`Outbox.claim_board` leases their posting to one process 
 from __future__ import annotations
 
 import os
+import socket
 import uuid
+import weakref
 from collections.abc import Callable, Sequence
 
 from bot.model.clock import Clock
@@ -26,6 +28,29 @@ from bot.storage.base import Storage
 #: kill left with two controls is repaired within one tick.
 LEASE_SECONDS = 10.0
 
+#: The outboxes alive in this process (several services share a process in tests).
+_ALIVE: weakref.WeakSet[Outbox] = weakref.WeakSet()
+
+
+def gone(owner: str) -> bool:
+    """Whether the lease owner ``owner`` is provably dead: a process of this machine that no
+    longer runs (killed), or an earlier process with this process's id (a restarted container
+    whose bot runs as process 1). Unknown owners (other machines) are taken as alive."""
+    host, _sep, rest = owner.rpartition(":")
+    pid_text = rest.split("-", 1)[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return all(outbox.owner != owner for outbox in _ALIVE)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it runs (as another user)
+        return False
+    return False
+
 
 class Outbox:
     """Pending posts of this process's guilds, leased one process at a time."""
@@ -34,9 +59,11 @@ class Outbox:
         self._storage = storage
         self._clock = clock
         #: This process, as the lease owner (a restarted process is another owner: it waits
-        #: for the lease of its killed predecessor to run out, or finds the post done).
-        self.owner = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        #: for the lease of its killed predecessor to run out, or finds the post done; the
+        #: boards' lease of a predecessor on this machine that is gone it takes over at once).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.lease_seconds = LEASE_SECONDS
+        _ALIVE.add(self)
 
     async def add(self, intents: Sequence[Intent]) -> None:
         """Store posts owed that no table change carries (one per key, ever)."""
@@ -63,9 +90,16 @@ class Outbox:
         """Take (or renew) the posting of the table's boards for this process; False while
         another process holds it."""
         now = self._clock.now()
-        return await self._storage.claim_board_post(
-            table_id, self.owner, now, now + self.lease_seconds
-        )
+        until = now + self.lease_seconds
+        if await self._storage.claim_board_post(table_id, self.owner, now, until):
+            return True
+        lease = await self.board_lease(table_id)
+        if lease.owner is None or not gone(lease.owner):
+            return False
+        # Its holder was killed (a restart on this machine): its lease is void. Taken only if
+        # nobody took it meanwhile (a new holder's lease ends later than the dead one's).
+        void = (lease.until or now) + 1.0
+        return await self._storage.claim_board_post(table_id, self.owner, void, until)
 
     async def replacing_board(self, table_id: int, message_id: int | None) -> None:
         """Note that this process's post replaces the digest ``message_id`` (a process that

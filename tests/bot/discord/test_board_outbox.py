@@ -11,12 +11,16 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import socket
+import sys
+import time
 from typing import Any
 
 import pytest
 
 from bot.discord_ui.publisher import board_view
 from bot.model.table import Phase
+from bot.service.outbox import gone
 from tests.bot.discord.conftest import World
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.discord.test_board_controls import forget_board, with_controls
@@ -185,3 +189,30 @@ async def test_a_delivery_waits_for_the_other_process_and_posts_its_digest_once(
     assert len(world.boards(thread)) == count + 1
     assert with_controls(world, thread) == [stored.version]
     assert (await service.board_of(table_id))[0] == stored.version
+
+
+async def test_the_lease_of_a_killed_process_of_this_machine_is_taken_over_at_once(
+    world: World,
+) -> None:
+    # A process of this machine that holds the posting lease was killed (SIGKILL: it released
+    # nothing). Its successor does not wait for the lease to run out: that process is gone.
+    table_id, thread = await start_tock_against_a_bot(world, seed=54)
+    desk: Any = world.desk
+    service, storage = desk.service, desk.service.storage
+    ended = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await ended.wait()
+    dead = f"{socket.gethostname()}:{ended.pid}-0badc0de"
+    now = service.clock.now()
+    assert await storage.claim_board_post(table_id, dead, now, now + 30)
+    service.outbox_lease_seconds = 30  # waiting for it would show
+    await forget_board(world, table_id)
+    desk._behind = None  # the start-up pass
+    started = time.monotonic()
+    await desk.redeliver()
+    assert time.monotonic() - started < 5
+    stored = await service.get(table_id)
+    assert (await service.board_of(table_id))[0] == stored.version
+    assert with_controls(world, thread) == [stored.version]
+    # A live process's lease (this one's sibling service, or another machine's) is waited for.
+    for alive in (service._outbox.owner, "elsewhere:1-0badc0de"):
+        assert not gone(alive)
