@@ -340,6 +340,10 @@ class Publisher:
         if table.thread_id is None:
             return None
         current = self._digests.get(table.id)
+        if current is not None and await self._newer_elsewhere(table.id) is not None:
+            # Another process posted a newer board since this one's digest (two processes
+            # overlap on the shard): that digest is no longer the table's newest message.
+            current = None
         # Its board is in the thread already (ensure_board posted a newer one first): the
         # moves join that digest before it (without one in this process: in words only).
         told = group[-1].kind != "board" and group[-1].version <= self._posted.get(table.id, -1)
@@ -398,11 +402,38 @@ class Publisher:
             log.info("another process posts the boards of table %s: it posts this one", table.id)
             return None
         try:
+            # Holding the lease, the recorded board cannot change: a newer one posted by another
+            # process meanwhile is retired with this process's own, and no old digest edited.
+            elsewhere = await self._newer_elsewhere(table.id)
             return await self._post_digest(
-                table, thread, current, updates, newest, users, kwargs, files, nonce, fresh=fresh
+                table,
+                thread,
+                current,
+                updates,
+                newest,
+                users,
+                kwargs,
+                files,
+                nonce,
+                fresh=fresh or elsewhere is not None,
+                elsewhere=elsewhere,
             )
         finally:
             await self._release(table.id)
+
+    async def _newer_elsewhere(self, table_id: int) -> int | None:
+        """The recorded board of the table when another process posted it after this one's
+        newest (None: this process's board is the newest one recorded)."""
+        if self.service is None:
+            return None
+        try:
+            version, message_id = await self.service.board_of(table_id)
+        except Exception:
+            log.info("could not read the recorded board of table %s", table_id, exc_info=True)
+            return None
+        if message_id is None or version <= self._posted.get(table_id, -1):
+            return None
+        return int(message_id)
 
     async def _post_digest(
         self,
@@ -417,6 +448,7 @@ class Publisher:
         nonce: str | None,
         *,
         fresh: bool,
+        elsewhere: int | None = None,
     ) -> int:
         """Edit the current digest or post a new one (see :meth:`_deliver_group`), with this
         process holding the posting of the table's boards; the digest's message id."""
@@ -445,13 +477,20 @@ class Publisher:
             message = await send_with_retry(thread, kwargs)
             message_id = int(message.id)
             left = []
-            if replaced is not None and not await self._delete(thread, table.id, replaced):
-                left.append(thread.get_partial_message(replaced))  # its controls go at least
+            if elsewhere is not None:
+                # The newest board, posted by another process: its controls go too.
+                left.append(thread.get_partial_message(elsewhere))
+            deleted = None
+            if replaced is not None:
+                if await self._delete(thread, table.id, replaced):
+                    deleted = replaced
+                else:
+                    left.append(thread.get_partial_message(replaced))  # its controls go at least
             # The old controls go BEFORE the new board is recorded: a process killed in
             # between leaves the board unrecorded, and the next retry tick (in whichever
             # process) finds it in the thread, strips the old controls and records it.
             retired = await self._retire_previous_board(
-                table.id, thread, keep=message_id, also=left
+                table.id, thread, keep=message_id, also=left, deleted=deleted
             )
         self._digests[table.id] = digest.Digest(message_id, list(updates))
         self._waiting[table.id] = frozenset(users)
@@ -709,9 +748,11 @@ class Publisher:
             if recorded not in (None, keep) and all(m.id != recorded for m in stale):
                 stale.append(thread.get_partial_message(recorded))
         kept = []
+        done = {keep, deleted}
         for message in stale:
-            if message.id in (keep, deleted):
+            if message.id in done:
                 continue
+            done.add(message.id)
             try:
                 await self.pace.turn()
                 await message.edit(view=None)

@@ -373,8 +373,9 @@ async def test_two_processes_on_one_shard_post_each_board_once(
     tmp_path: Path,
 ) -> None:
     # A rolling restart: two processes own shard 0 at once, both get every click (one wins
-    # it), and both run a retry tick every second. Each board still goes out once, and one
-    # board carries the controls.
+    # it, and posts its digest), and both run a retry tick every second. Each board still goes
+    # out once, and one board carries the controls: a process retires the board the other one
+    # posted (recorded in the database), not only its own.
     async with (
         FakeDiscord() as fake,
         open_service(postgres_url, renderer=Renderer()) as observer,
@@ -400,7 +401,7 @@ async def test_two_processes_on_one_shard_post_each_board_once(
             await second.start()
             await until(lambda: identified(fake, 0) == 2, "the second process", [second])
             await asyncio.sleep(3)  # its start-up pass ran
-            for _ in range(4):
+            for _ in range(6):
                 await game.play(1)
                 stored = await stored_version(world, game.table_id)
                 await check_thread(world, thread, game.table_id, stored, first)
