@@ -629,6 +629,10 @@ class Publisher:
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
+        if update.kind != "reminder":
+            # The words of one update: a re-send (discord.py's retry of a lost answer) makes
+            # no second message. (A reminder is claimed in storage before it is sent.)
+            kwargs["nonce"] = f"w{table.id}.{update.version}"
         await self.pace.turn()
         message = await send_with_retry(thread, kwargs)
         if update.kind == "reminder" or not last:
