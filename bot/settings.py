@@ -34,9 +34,9 @@ class Settings(BaseSettings):
     render_worker_nice: int = Field(default=5, ge=0, le=19, alias="RENDER_WORKER_NICE")
     # How often a board that could not be posted (Discord down, a crash) is tried again.
     board_retry_seconds: float = Field(default=15.0, gt=0, alias="BOARD_RETRY_SECONDS")
-    # How long a process holds a post of the outbox it is sending (a killed process's
-    # successor waits that long before sending it; see bot.service.outbox).
-    outbox_lease_seconds: float = Field(default=20.0, gt=0, alias="OUTBOX_LEASE_SECONDS")
+    # How long a process holds a post of the outbox it is sending, or the posting of a
+    # table's boards (a killed process's successor waits that long; see bot.service.outbox).
+    outbox_lease_seconds: float = Field(default=10.0, gt=0, alias="OUTBOX_LEASE_SECONDS")
     # Tests only: every turn clock runs this fraction of its turn time (a table still offers,
     # shows and stores the turn time chosen, 60 s at least). 1 in production.
     turn_time_scale: float = Field(default=1.0, gt=0, le=1, alias="TURN_TIME_SCALE")

@@ -7,6 +7,14 @@ board drawing every move since (edited while slow bots' moves arrive, re-posted 
 when someone's turn begins who must be pinged). The newest digest carries the controls; the
 previous board's controls are removed so nobody clicks an old one by mistake (a click on an old
 board would still be refused as out of date). Reminders are messages of their own that ping.
+
+Boards go through the outbox of issue #29 (:mod:`bot.model.outbox`): the table's stored
+version ahead of its recorded board is the post owed. A message that first shows a version's
+board carries that version's nonce (:func:`board_nonce`); edits and posts happen while this
+process holds the table's posting lease (:meth:`TableService.claim_board`), so two processes
+overlapping on a shard never both post; a board is recorded only after Discord took it and the
+old controls are gone. After a crash :meth:`Publisher.ensure_board` finds a board Discord took
+in the thread (and deletes the digest that a re-post replaced) instead of posting it again.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.texts import lobby_text, mention, seat_name, seat_names
 from bot.discord_ui.translator import guild_locale_of
 from bot.model.effects import Effects, PublicUpdate
+from bot.model.outbox import board_nonce
 from bot.model.table import BOT_LEVELS, Phase, TableRecord
 from bot.model.table_memory import KeyedLocks, PerTable, Releasable
 from bot.model.turn_words import turn_status
@@ -167,6 +176,10 @@ def drawable(update: PublicUpdate) -> bool:
 POST_ATTEMPTS = 4
 #: How many recent thread messages to search for an old board after a restart.
 HISTORY_SCAN = 15
+#: Seconds between two looks at a table whose boards another process is posting.
+LEASE_POLL = 0.2
+
+__all__ = ["Publisher", "board_nonce", "board_view", "lobby_view", "send_with_retry"]
 
 
 async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Message:
@@ -182,12 +195,6 @@ async def send_with_retry(channel: Any, kwargs: dict[str, Any]) -> discord.Messa
                 file.reset()
             await asyncio.sleep(0.5 * (attempt + 1))
     raise AssertionError("unreachable")
-
-
-def board_nonce(table_id: int, version: int) -> str:
-    """The nonce of the board that the retry tick posts for ``version`` (at most Discord's 25
-    characters): every process that posts it sends the same one."""
-    return f"b{table_id}.{version}"
 
 
 def board_link(table: TableRecord, message_id: int) -> str:
@@ -339,6 +346,10 @@ class Publisher:
         if table.thread_id is None:
             return None
         current = self._digests.get(table.id)
+        if current is not None and await self._newer_elsewhere(table.id) is not None:
+            # Another process posted a newer board since this one's digest (two processes
+            # overlap on the shard): that digest is no longer the table's newest message.
+            current = None
         # Its board is in the thread already (ensure_board posted a newer one first): the
         # moves join that digest before it (without one in this process: in words only).
         told = group[-1].kind != "board" and group[-1].version <= self._posted.get(table.id, -1)
@@ -388,6 +399,67 @@ class Publisher:
             ),
             "view": placements_view,
         }
+        if nonce is None and newest.kind != "board":
+            # Every message that first shows a version's board carries that version's nonce:
+            # a re-send (a retry, the retry tick of this or another process after a crash)
+            # makes no second message. ``/table board`` asks for a new message on purpose.
+            nonce = board_nonce(table.id, newest.version)
+        if not await self._claim(table.id, wait=True):
+            log.info("another process posts the boards of table %s: it posts this one", table.id)
+            return None
+        try:
+            # Holding the lease, the recorded board cannot change: a newer one posted by another
+            # process meanwhile is retired with this process's own, and no old digest edited.
+            elsewhere = await self._newer_elsewhere(table.id)
+            return await self._post_digest(
+                table,
+                thread,
+                current,
+                updates,
+                newest,
+                users,
+                kwargs,
+                files,
+                nonce,
+                fresh=fresh or elsewhere is not None,
+                elsewhere=elsewhere,
+            )
+        finally:
+            await self._release(table.id)
+
+    async def _newer_elsewhere(self, table_id: int) -> int | None:
+        """The recorded board of the table when another process posted it after this one's
+        newest (None: this process's board is the newest one recorded)."""
+        if self.service is None:
+            return None
+        try:
+            version, message_id = await self.service.board_of(table_id)
+        except Exception:
+            log.info("could not read the recorded board of table %s", table_id, exc_info=True)
+            return None
+        if message_id is None or version <= self._posted.get(table_id, -1):
+            return None
+        return int(message_id)
+
+    async def _post_digest(
+        self,
+        table: TableRecord,
+        thread: Any,
+        current: digest.Digest | None,
+        updates: list[PublicUpdate],
+        newest: PublicUpdate,
+        users: list[int],
+        kwargs: dict[str, Any],
+        files: list[discord.File],
+        nonce: str | None,
+        *,
+        fresh: bool,
+        elsewhere: int | None = None,
+    ) -> int:
+        """Edit the current digest or post a new one (see :meth:`_deliver_group`), with this
+        process holding the posting of the table's boards; the digest's message id."""
+        due = [u.id for u in kwargs["allowed_mentions"].users]
+        placements_view = kwargs["view"]
         message_id: int | None = None
         if not fresh and not due and current is not None:
             message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
@@ -404,17 +476,27 @@ class Publisher:
                 del kwargs["view"]
             if nonce is not None:
                 kwargs["nonce"] = nonce
+            if replaced is not None:
+                # Whoever finds this post in the thread after a crash deletes the old digest.
+                await self._replacing(table.id, replaced)
             await self.pace.turn()
             message = await send_with_retry(thread, kwargs)
             message_id = int(message.id)
             left = []
-            if replaced is not None and not await self._delete(thread, table.id, replaced):
-                left.append(thread.get_partial_message(replaced))  # its controls go at least
+            if elsewhere is not None:
+                # The newest board, posted by another process: its controls go too.
+                left.append(thread.get_partial_message(elsewhere))
+            deleted = None
+            if replaced is not None:
+                if await self._delete(thread, table.id, replaced):
+                    deleted = replaced
+                else:
+                    left.append(thread.get_partial_message(replaced))  # its controls go at least
             # The old controls go BEFORE the new board is recorded: a process killed in
             # between leaves the board unrecorded, and the next retry tick (in whichever
             # process) finds it in the thread, strips the old controls and records it.
             retired = await self._retire_previous_board(
-                table.id, thread, keep=message_id, also=left
+                table.id, thread, keep=message_id, also=left, deleted=deleted
             )
         self._digests[table.id] = digest.Digest(message_id, list(updates))
         self._waiting[table.id] = frozenset(users)
@@ -553,6 +635,10 @@ class Publisher:
             kwargs["files"] = files
         if view is not None:
             kwargs["view"] = view
+        if update.kind != "reminder":
+            # The words of one update: a re-send (discord.py's retry of a lost answer) makes
+            # no second message. (A reminder is claimed in storage before it is sent.)
+            kwargs["nonce"] = f"w{table.id}.{update.version}"
         await self.pace.turn()
         message = await send_with_retry(thread, kwargs)
         if update.kind == "reminder" or not last:
@@ -566,6 +652,41 @@ class Publisher:
         if view is not None:
             self._last_board[table.id] = thread.get_partial_message(message.id)
         return int(message.id)
+
+    async def _claim(self, table_id: int, *, wait: bool) -> bool:
+        """Take the posting of the table's boards for this process (one process at a time,
+        :meth:`TableService.claim_board`); ``wait``: while another process posts one, at most
+        as long as its lease. True without a service, or when the database cannot say (the
+        posts' nonces still make one message of two)."""
+        if self.service is None:
+            return True
+        deadline = time.monotonic() + float(getattr(self.service, "outbox_lease_seconds", 0))
+        while True:
+            try:
+                if await self.service.claim_board(table_id):
+                    return True
+            except Exception:
+                log.warning("could not lease the boards of table %s", table_id, exc_info=True)
+                return True
+            if not wait or time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(LEASE_POLL)
+
+    async def _release(self, table_id: int) -> None:
+        if self.service is None:
+            return
+        try:
+            await self.service.release_board(table_id)
+        except Exception:  # the lease runs out by itself
+            log.info("could not release the boards of table %s", table_id, exc_info=True)
+
+    async def _replacing(self, table_id: int, message_id: int) -> None:
+        if self.service is None:
+            return
+        try:
+            await self.service.replacing_board(table_id, message_id)
+        except Exception:  # at worst the old digest stays after a crash
+            log.info("could not note the digest replaced at table %s", table_id, exc_info=True)
 
     async def _record_board(self, table_id: int, version: int, message_id: int) -> None:
         if self.service is None:
@@ -614,6 +735,7 @@ class Publisher:
         keep: int,
         also: Sequence[Any] = (),
         scan: bool = False,
+        deleted: int | None = None,
     ) -> bool:
         """Remove the controls of the table's boards before ``keep`` (and of ``also``): the
         one this process knows, else (first time here, or ``scan``) those of the thread's
@@ -636,9 +758,11 @@ class Publisher:
             if recorded not in (None, keep) and all(m.id != recorded for m in stale):
                 stale.append(thread.get_partial_message(recorded))
         kept = []
+        done = {keep, deleted}
         for message in stale:
-            if message.id == keep:
+            if message.id in done:
                 continue
+            done.add(message.id)
             try:
                 await self.pace.turn()
                 await message.edit(view=None)
@@ -689,35 +813,79 @@ class Publisher:
             newest, behind = await self._board_state(table_id)  # that delivery may have done it
             if not behind:
                 return newest
-            found = await self._unrecorded_board(table_id)
-            if found is not None:
-                return found
-            # Another process's retry tick may post this board at the same moment: both posts
-            # carry one nonce, so Discord makes one message and answers both with it.
-            return await self._post_current(table_id, once=True)
+            # One process at a time posts a table's boards: another one's delivery or retry
+            # tick may be posting this board right now (its lease; a killed process's runs
+            # out). Its post carries the version's nonce too: Discord makes one message.
+            if not await self._claim(table_id, wait=True):
+                return newest
+            try:
+                newest, behind = await self._board_state(table_id)  # the other one posted it
+                if not behind:
+                    return newest
+                found = await self._unrecorded_board(table_id)
+                if found is not None:
+                    return found
+                return await self._post_current(table_id, once=True)
+            finally:
+                await self._release(table_id)
 
     async def _unrecorded_board(self, table_id: int) -> int | None:
         """A board of the current version already in the thread (a process died after posting
         it, before recording it): record it rather than post it twice. Its id, or None."""
         table = await self.service.get(table_id)
-        if table.thread_id is None or table.phase is not Phase.PLAYING:
+        if table.thread_id is None or table.phase not in (Phase.PLAYING, Phase.FINISHED):
             return None
         thread = await self.channel(table.thread_id)
+        found = await self._boards_of_version(thread, table)
+        if not found:
+            return None
+        message = found[0]  # the newest message showing the current version
+        self._posted[table_id] = table.version
+        lease = await self.service.board_lease(table_id)
+        deleted = None
+        # A re-post at the bottom reached the thread, the digest it replaces did not go: it
+        # goes now (its lines are in the re-post).
+        replaced = lease.replaces
+        if replaced not in (None, message.id) and await self._delete(thread, table_id, replaced):
+            deleted = replaced
+        # Posted by a process that died (or failed) before retiring the boards before it and
+        # recording it: strip every other board's controls first, then record.
+        retired = await self._retire_previous_board(
+            table_id, thread, keep=message.id, scan=True, deleted=deleted
+        )
+        if retired:
+            await self._record_board(table_id, table.version, message.id)
+        if message.components:
+            self._last_board[table_id] = thread.get_partial_message(message.id)
+        # Its lines are not known here: the next moves begin a digest of their own rather
+        # than edit this one down to their lines only.
+        self._digests.pop(table_id, None)
+        return int(message.id)
+
+    async def _boards_of_version(self, thread: Any, table: TableRecord) -> list[Any]:
+        """The bot's recent messages in ``thread`` that show the board of the table's current
+        version (by their controls, or the name of their board image: a finished game's
+        last digest has no controls), newest first."""
+        assert self.bot is not None
+        assert self.bot.user is not None
         wanted = control_id(table.id, table.version, "")
-        for message in await self._boards_with_controls(thread, keep=0):
-            ids = [
-                getattr(c, "custom_id", None) for row in message.components for c in row.children
-            ]
-            if any(str(custom).startswith(wanted) for custom in ids):
-                self._posted[table_id] = table.version
-                # Posted by a process that died (or failed) before retiring the boards before
-                # it and recording it: strip every other board's controls first, then record.
-                if await self._retire_previous_board(table_id, thread, keep=message.id, scan=True):
-                    await self._record_board(table_id, table.version, message.id)
-                self._last_board[table_id] = thread.get_partial_message(message.id)
-                self._digests[table_id] = digest.Digest(int(message.id))
-                return int(message.id)
-        return None
+        image = f"board-{table.id}-{table.version}.png"
+        found = []
+        try:
+            async for message in thread.history(limit=HISTORY_SCAN):
+                if message.author.id != self.bot.user.id:
+                    continue
+                ids = [
+                    str(getattr(c, "custom_id", None))
+                    for row in message.components
+                    for c in getattr(row, "children", ())
+                ]
+                names = [getattr(a, "filename", "") for a in message.attachments]
+                if any(i.startswith(wanted) for i in ids) or image in names:
+                    found.append(message)
+        except discord.HTTPException:
+            log.info("could not read the history of thread %s", thread.id)
+        return found
 
     async def _board_state(self, table_id: int) -> tuple[int | None, bool]:
         """The newest board's message id, and whether the thread lacks the current one."""

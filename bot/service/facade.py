@@ -43,7 +43,7 @@ from bot.bots.choosers import BotChooser, engine_chooser
 from bot.model.clock import Clock, SystemClock
 from bot.model.effects import Effects, Listener, PrivateInfo
 from bot.model.history import HistoryEntry
-from bot.model.outbox import Intent, OutboxItem
+from bot.model.outbox import BoardLease, Intent, OutboxItem
 from bot.model.table import DEFAULT_BOT_LEVEL, TableRecord
 from bot.model.table_memory import TableMemory
 from bot.service.announce import Announcer
@@ -453,6 +453,29 @@ class TableService:
     async def post_sent(self, item: OutboxItem, message_id: int | None) -> None:
         """Discord took the post as ``message_id`` (None: it never will): not sent again."""
         await self._outbox.done(item, message_id)
+
+    # The posting of a table's boards, one process at a time (bot.service.outbox).
+
+    async def claim_board(self, table_id: int) -> bool:
+        """Take (or renew) the posting of the table's boards; False while another process
+        holds it."""
+        return await self._outbox.claim_board(table_id)
+
+    async def replacing_board(self, table_id: int, message_id: int | None) -> None:
+        """Note the digest that this process's board post replaces."""
+        await self._outbox.replacing_board(table_id, message_id)
+
+    async def release_board(self, table_id: int) -> None:
+        """This process finished posting the table's board."""
+        await self._outbox.release_board(table_id)
+
+    async def board_lease(self, table_id: int) -> BoardLease:
+        """Who posts the table's boards now, until when, replacing which digest."""
+        return await self._outbox.board_lease(table_id)
+
+    def board_lease_held_by_other(self, lease: BoardLease) -> bool:
+        """Whether ``lease`` is another process's and still runs."""
+        return self._outbox.held_by_other(lease)
 
     async def rebuild_ratings(
         self, guild_id: int | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from bot.model.outbox import Intent, OutboxItem
+from bot.model.outbox import BoardLease, Intent, OutboxItem
 from bot.model.table import LogEntry, TableRecord
 
 if TYPE_CHECKING:
@@ -237,6 +237,24 @@ class Storage(Protocol):
 
     async def release_post(self, item_id: int, owner: str) -> None:
         """Give up ``owner``'s lease of a post that did not go out (any process may try)."""
+        ...
+
+    async def claim_board_post(self, table_id: int, owner: str, now: float, until: float) -> bool:
+        """Take (or renew) the posting of a table's boards for ``owner`` until the time
+        ``until``; False while another owner's lease still runs at ``now``."""
+        ...
+
+    async def replacing_board(self, table_id: int, owner: str, message_id: int | None) -> None:
+        """Note the digest message that ``owner``'s post under way replaces."""
+        ...
+
+    async def release_board_post(self, table_id: int, owner: str) -> None:
+        """``owner`` finished posting the table's board (the replaced digest is forgotten)."""
+        ...
+
+    async def board_post(self, table_id: int) -> BoardLease | None:
+        """Who posts the table's boards until when, and the digest being replaced (None:
+        no such table)."""
         ...
 
     async def claim_reminder(self, table_id: int, version: int) -> bool:

@@ -264,6 +264,19 @@ MIGRATIONS: tuple[tuple[int, tuple[Statement, ...]], ...] = (
             "DROP TABLE moves",
         ),
     ),
+    (
+        7,
+        (
+            # Issue #29, boards and digests: the intent to post a table's board is the row's
+            # ``version`` ahead of ``board_version`` (written in the change's transaction);
+            # these columns lease the posting of its boards to one process at a time (two
+            # processes overlap on a shard during a rolling restart), and name the digest
+            # that a re-post at the bottom replaces (deleted by whoever finishes the post).
+            "ALTER TABLE tables ADD COLUMN post_owner TEXT",
+            "ALTER TABLE tables ADD COLUMN post_until {real}",
+            "ALTER TABLE tables ADD COLUMN post_replaces {big}",
+        ),
+    ),
 )
 
 SCHEMA_VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from bot.model.outbox import Intent, OutboxItem
+from bot.model.outbox import BoardLease, Intent, OutboxItem
 from bot.storage.rows import (
     CLAIM_OUTBOX,
     CLAIM_REMINDER,
@@ -19,6 +19,13 @@ from bot.storage.rows import (
     intent_values,
     numbered,
     outbox_from_row,
+)
+from bot.storage.sqlite_outbox import (
+    CLAIM_BOARD_POST,
+    RELEASE_BOARD_POST,
+    REPLACING_BOARD,
+    SELECT_BOARD_POST,
+    board_post_from_row,
 )
 
 
@@ -60,3 +67,23 @@ class PostgresOutboxMixin:
         another process) or the table moved on."""
         status = await self.pool.execute(numbered(CLAIM_REMINDER), table_id, version)
         return bool(status == "UPDATE 1")
+
+    async def claim_board_post(self, table_id: int, owner: str, now: float, until: float) -> bool:
+        """Take (or renew) the posting of a table's boards for ``owner`` until ``until``;
+        False while another owner's lease runs at ``now``."""
+        status = await self.pool.execute(
+            numbered(CLAIM_BOARD_POST), owner, until, table_id, owner, now
+        )
+        return bool(status == "UPDATE 1")
+
+    async def replacing_board(self, table_id: int, owner: str, message_id: int | None) -> None:
+        """Note the digest that ``owner``'s post replaces (None: none)."""
+        await self.pool.execute(numbered(REPLACING_BOARD), message_id, table_id, owner)
+
+    async def release_board_post(self, table_id: int, owner: str) -> None:
+        """``owner`` finished posting the table's board: any process may post the next."""
+        await self.pool.execute(numbered(RELEASE_BOARD_POST), table_id, owner)
+
+    async def board_post(self, table_id: int) -> BoardLease | None:
+        """Who posts the table's boards until when, and the digest being replaced."""
+        return board_post_from_row(await self.pool.fetchrow(numbered(SELECT_BOARD_POST), table_id))

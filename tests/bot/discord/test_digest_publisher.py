@@ -164,3 +164,69 @@ async def test_no_ping_right_after_acting_with_the_prompt_open() -> None:
     publisher.prompt_since = None
     await publisher.deliver(Effects(table(3), [move(3, 0, 2, person=True)]))
     assert thread.messages[-1].pinged == [BOB]
+
+
+@dataclass
+class RecordingService:
+    """The table service as the publisher sees it, noting the posting lease's calls."""
+
+    thread: StubThread
+    calls: list[str] = field(default_factory=list)
+    outbox_lease_seconds: float = 1.0
+
+    async def claim_board(self, table_id: int) -> bool:
+        self.calls.append("claim")
+        return True
+
+    async def replacing_board(self, table_id: int, message_id: int) -> None:
+        self.calls.append(f"replacing {message_id}")
+
+    async def release_board(self, table_id: int) -> None:
+        self.calls.append("release")
+
+    async def board_delivered(self, table_id: int, version: int, message_id: int) -> None:
+        self.calls.append(f"recorded {version} as {message_id}")
+
+    async def board_of(self, table_id: int) -> tuple[int, int | None]:
+        return 0, None
+
+
+async def test_a_repost_names_the_digest_it_replaces_before_it_is_sent() -> None:
+    # Each post and edit of a digest happens under the table's posting lease; a message that
+    # first shows a version's board carries that version's nonce; a re-post at the bottom
+    # stores which digest it replaces before it is sent (a crash after the send leaves the
+    # next process able to delete it).
+    thread = StubThread()
+    service = RecordingService(thread)
+    publisher = Publisher(Renderer(render_board=lambda view, **kwargs: b"png"), service)
+    publisher.bot = StubBot(thread)  # type: ignore[assignment]
+    publisher.now = lambda: 1000.0
+    publisher.prompt_since = lambda table_id, user: {ALICE: 1000.0}.get(user)
+    nonces: list[str | None] = []
+    send = thread.send
+
+    async def sending(**kwargs: Any) -> Any:
+        nonces.append(kwargs.get("nonce"))
+        service.calls.append("send")
+        return await send(**kwargs)
+
+    thread.send = sending  # type: ignore[method-assign]
+    await publisher.deliver(Effects(table(2), [move(2, 0, 1, person=True)]))
+    await publisher.deliver(Effects(table(3), [move(3, 1, 3, person=False)]))
+    await publisher.deliver(Effects(table(4), [move(4, 3, 2, person=False)]))  # bob pinged
+    assert nonces == ["b1.2", "b1.4"]
+    assert service.calls == [
+        "claim",
+        "send",
+        "recorded 2 as 1",
+        "release",
+        "claim",  # the slow bot's move edits the digest
+        "recorded 3 as 1",
+        "release",
+        "claim",
+        "replacing 1",
+        "send",
+        "recorded 4 as 2",
+        "release",
+    ]
+    assert thread.messages[0].deleted
