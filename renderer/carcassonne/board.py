@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from i18n import t
 from i18n.events import colour_word
@@ -322,12 +322,10 @@ def _draw_figure(
             _meeple(draw, x, y, s * scale * 1.22, INK, INK, 0)
             _meeple(draw, x, y, s * scale * 1.11, WHITE, WHITE, 0)
         _meeple(draw, x, y, s * scale, fill, INK, outline)
-        # A two-letter initial (German "Gr", "Ge", "Ro") is wider than the meeple's waist:
-        # a rim of the figure's colour keeps its letters on that colour where they cross
-        # the outline, so they read as well as one letter does.
-        rim = max(1, round(letter / 9)) if len(initial) > 1 else 0
         at = (x, y + 0.18 * s * scale + 1)
-        draw_centered_text(draw, at, initial, letter, ink, stroke=rim, stroke_fill=fill)
+        if len(initial) > 1:
+            _letter_rim(draw, at, initial, letter, fill)
+        draw_centered_text(draw, at, initial, letter, ink)
     elif kind == "farmer":
         # Lying on its back: head to the left, feet to the right, a wide body for the letter.
         hr = 0.4 * s
@@ -395,6 +393,26 @@ def _draw_figure(
         r = 0.9 * s
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=outline)
         draw_centered_text(draw, (x, y + 1), initial, letter, ink)
+
+
+def _letter_rim(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, fill: RGB
+) -> None:
+    """A rim of the figure's colour under ``text``: a two-letter initial (German "Gr", "Ge",
+    "Ro") is wider than a meeple's waist, and where its letters cross the outline the rim
+    keeps them on the figure's colour, so they read as well as one letter does.
+
+    Drawn solid (no anti-aliasing) around the letters as they are drawn: a sprite's pixels
+    stay opaque or clear (see :func:`renderer.carcassonne.indexed.sprite`), and the letters
+    over the rim blend with the figure's colour only.
+    """
+    rim = max(1, round(size / 9))
+    room = math.ceil(text_width(text, size)) + 2 * size
+    x0, y0 = math.floor(at[0]) - room // 2, math.floor(at[1]) - size * 2
+    letters = Image.new("L", (room, 4 * size), 0)
+    draw_centered_text(ImageDraw.Draw(letters), (at[0] - x0, at[1] - y0), text, size, 255)  # type: ignore[arg-type]
+    solid = letters.filter(ImageFilter.MaxFilter(2 * rim + 1)).point([0] + [255] * 255)
+    draw.bitmap((x0, y0), solid, fill=fill)
 
 
 Point = tuple[float, float]
