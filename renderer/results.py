@@ -204,7 +204,7 @@ def _extras_line(
     categories = summary.get("categories") or {}
     for key in ("inn", "cathedral"):
         got = [
-            f"{seat_letter(int(s), 'carcassonne')} {points[key]}"
+            f"{seat_letter(int(s), 'carcassonne', locale)} {points[key]}"
             for s, points in sorted(categories.items())
             if points.get(key)
         ]
@@ -258,7 +258,8 @@ def _score_chart(
         placed.append(ly)
         cx = right + 20
         draw.ellipse((cx - 13, ly - 13, cx + 13, ly + 13), fill=colour, outline=INK, width=2)
-        draw_centered_text(draw, (cx, ly), seat_letter(seat, game), 16, text_colour_on(colour))
+        letter = seat_letter(seat, game, locale)
+        draw_centered_text(draw, (cx, ly), letter, 16, text_colour_on(colour))
 
 
 #: The animated summary: at most this many positions, shown this wide (Discord's preview).

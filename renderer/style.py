@@ -45,6 +45,17 @@ CARCASSONNE_COLOURS: tuple[RGB, ...] = (
 )
 CARCASSONNE_LETTERS: tuple[str, ...] = ("R", "B", "G", "Y", "K", "P")
 CARCASSONNE_COLOUR_NAMES: tuple[str, ...] = ("Red", "Blue", "Green", "Yellow", "Black", "Pink")
+#: The catalogue entries of the Carcassonne colours' initials in seat order: Red, Blue, Green
+#: and Yellow say the race colours' initials (one initial per colour in a language), Black
+#: and Pink have their own.
+CARCASSONNE_INITIALS: tuple[str, ...] = (
+    "colour.initial.0",
+    "colour.initial.1",
+    "colour.initial.3",
+    "colour.initial.2",
+    "colour.initial.carcassonne.4",
+    "colour.initial.carcassonne.5",
+)
 
 INK: RGB = (30, 30, 30)
 PAPER: RGB = (250, 247, 240)
@@ -79,10 +90,13 @@ def seat_colour(seat: int, game: str = "tock") -> RGB:
 
 
 def seat_letter(seat: int, game: str = "tock", locale: str | None = None) -> str:
-    """The letter of ``seat`` in ``game``: with a ``locale``, a race seat's initial in that
+    """The letter of ``seat`` in ``game``: with a ``locale``, the seat colour's initial in that
     language (``colour.initial.N``: German Gelb and Grün are "Ge" and "Gr", Hungarian Piros
-    is "P"), else the English letter of :data:`SEAT_LETTERS`."""
-    if locale is not None and game != "carcassonne":
+    is "P"; Carcassonne's by :data:`CARCASSONNE_INITIALS`), else the English letter of
+    :data:`SEAT_LETTERS` or :data:`CARCASSONNE_LETTERS`."""
+    if locale is not None:
+        if game == "carcassonne":
+            return _t(CARCASSONNE_INITIALS[seat % len(CARCASSONNE_INITIALS)], locale)
         return _t(f"colour.initial.{seat % len(SEAT_LETTERS)}", locale)
     letters = CARCASSONNE_LETTERS if game == "carcassonne" else SEAT_LETTERS
     return letters[seat % len(letters)]

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from i18n import t
 from i18n.events import colour_word
@@ -51,9 +51,10 @@ def seat_colour(seat: int) -> RGB:
     return _seat_colour(seat, "carcassonne")
 
 
-def seat_letter(seat: int) -> str:
-    """A Carcassonne player's letter."""
-    return _seat_letter(seat, "carcassonne")
+def seat_letter(seat: int, locale: str = "en") -> str:
+    """A Carcassonne player's letter: the initial of the seat's colour in ``locale`` (German
+    Grün and Gelb are "Gr" and "Ge", Hungarian Piros is "P")."""
+    return _seat_letter(seat, "carcassonne", locale)
 
 
 Cell = tuple[int, int]
@@ -229,8 +230,10 @@ def letter_size(tile: int, image_width: int) -> int:
     return legible(tile * 0.25, image_width)
 
 
-#: Drawn figures by (kind, seat, letter size, colour): a board shows the same few dozen.
-_SPRITES: dict[tuple[str, int, int, RGB | None], Image.Image] = {}
+#: Drawn figures by (kind, seat, letter size, colour, initial): a board shows the same few
+#: dozen. Keyed by the initial, not the language: languages that share a colour's initial
+#: (Blau and Blue are both "B") share its figures.
+_SPRITES: dict[tuple[str, int, int, RGB | None, str], Image.Image] = {}
 
 
 def clear_figure_sprites() -> None:
@@ -246,17 +249,19 @@ def draw_figure(
     letter: int,
     *,
     colour: RGB | None = None,
+    locale: str = "en",
 ) -> None:
-    """A figure in its player's colour with the player's letter (``letter`` px); the
-    silhouette tells the kind (see :func:`_draw_figure`).
+    """A figure in its player's colour with the player's initial in ``locale`` (``letter``
+    px); the silhouette tells the kind (see :func:`_draw_figure`).
 
     Each figure is drawn once onto a transparent sprite and pasted from then on, centred on
     the nearest whole pixel.
     """
+    initial = seat_letter(seat, locale)
     if not keeps_text_stamps():  # the tests watching every text drawn see every letter
-        _draw_figure(draw, centre, kind, seat, letter, colour=colour)
+        _draw_figure(draw, centre, kind, seat, letter, initial, colour=colour)
         return
-    key = (kind, seat, letter, colour)
+    key = (kind, seat, letter, colour, initial)
     image: Image.Image = draw._image  # type: ignore[attr-defined]
     if image.mode == "P":
         paletted, solid = indexed.sprite(key, lambda: _figure_sprite(key))
@@ -273,12 +278,13 @@ def draw_figure(
     image.paste(sprite, (round(centre[0]) - half, round(centre[1]) - half), sprite)
 
 
-def _figure_sprite(key: tuple[str, int, int, RGB | None]) -> Image.Image:
-    """The figure of ``key`` (kind, seat, letter size, colour) on a transparent sprite."""
-    kind, seat, letter, colour = key
+def _figure_sprite(key: tuple[str, int, int, RGB | None, str]) -> Image.Image:
+    """The figure of ``key`` (kind, seat, letter size, colour, initial) on a transparent
+    sprite."""
+    kind, seat, letter, colour, initial = key
     half = math.ceil(letter * 3)
     sprite = Image.new("RGBA", (2 * half, 2 * half), (0, 0, 0, 0))
-    _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, colour=colour)
+    _draw_figure(ImageDraw.Draw(sprite), (half, half), kind, seat, letter, initial, colour=colour)
     return sprite
 
 
@@ -288,10 +294,11 @@ def _draw_figure(
     kind: str,
     seat: int,
     letter: int,
+    initial: str,
     *,
     colour: RGB | None = None,
 ) -> None:
-    """A figure in its player's colour with the player's letter (``letter`` px); the
+    """A figure in its player's colour with the player's ``initial`` (``letter`` px); the
     silhouette tells the kind.
 
     follower: a standing meeple; farmer: a meeple lying on its back; monk: a hooded robe;
@@ -315,7 +322,10 @@ def _draw_figure(
             _meeple(draw, x, y, s * scale * 1.22, INK, INK, 0)
             _meeple(draw, x, y, s * scale * 1.11, WHITE, WHITE, 0)
         _meeple(draw, x, y, s * scale, fill, INK, outline)
-        draw_centered_text(draw, (x, y + 0.18 * s * scale + 1), seat_letter(seat), letter, ink)
+        at = (x, y + 0.18 * s * scale + 1)
+        if len(initial) > 1:
+            _letter_rim(draw, at, initial, letter, fill)
+        draw_centered_text(draw, at, initial, letter, ink)
     elif kind == "farmer":
         # Lying on its back: head to the left, feet to the right, a wide body for the letter.
         hr = 0.4 * s
@@ -340,7 +350,7 @@ def _draw_figure(
             outline=INK,
             width=outline,
         )
-        draw_centered_text(draw, (x + 0.02 * s, y + 1), seat_letter(seat), letter, ink)
+        draw_centered_text(draw, (x + 0.02 * s, y + 1), initial, letter, ink)
     elif kind == "monk":
         draw.polygon(poly(_ROBE), fill=fill, outline=INK, width=outline)
         hr = 0.42 * s
@@ -354,10 +364,10 @@ def _draw_figure(
             (x - hr * 0.5, y - 0.68 * s - hr * 0.5, x + hr * 0.5, y - 0.68 * s + hr * 0.5),
             fill=INK,
         )
-        draw_centered_text(draw, (x, y + 0.3 * s + 1), seat_letter(seat), letter, ink)
+        draw_centered_text(draw, (x, y + 0.3 * s + 1), initial, letter, ink)
     elif kind == "builder":
         draw.polygon(poly(_HOUSE), fill=fill, outline=INK, width=outline)
-        draw_centered_text(draw, (x, y + 0.2 * s + 1), seat_letter(seat), letter, ink)
+        draw_centered_text(draw, (x, y + 0.2 * s + 1), initial, letter, ink)
     elif kind == "pig":
         w, h = 1.05 * s, 0.72 * s
         for leg in (-0.6, -0.2, 0.25, 0.65):
@@ -378,11 +388,31 @@ def _draw_figure(
             outline=INK,
             width=outline,
         )
-        draw_centered_text(draw, (x - 0.05 * s, y + 1), seat_letter(seat), letter, ink)
+        draw_centered_text(draw, (x - 0.05 * s, y + 1), initial, letter, ink)
     else:
         r = 0.9 * s
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=INK, width=outline)
-        draw_centered_text(draw, (x, y + 1), seat_letter(seat), letter, ink)
+        draw_centered_text(draw, (x, y + 1), initial, letter, ink)
+
+
+def _letter_rim(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, fill: RGB
+) -> None:
+    """A rim of the figure's colour under ``text``: a two-letter initial (German "Gr", "Ge",
+    "Ro") is wider than a meeple's waist, and where its letters cross the outline the rim
+    keeps them on the figure's colour, so they read as well as one letter does.
+
+    Drawn solid (no anti-aliasing) around the letters as they are drawn: a sprite's pixels
+    stay opaque or clear (see :func:`renderer.carcassonne.indexed.sprite`), and the letters
+    over the rim blend with the figure's colour only.
+    """
+    rim = max(1, round(size / 9))
+    room = math.ceil(text_width(text, size)) + 2 * size
+    x0, y0 = math.floor(at[0]) - room // 2, math.floor(at[1]) - size * 2
+    letters = Image.new("L", (room, 4 * size), 0)
+    draw_centered_text(ImageDraw.Draw(letters), (at[0] - x0, at[1] - y0), text, size, 255)  # type: ignore[arg-type]
+    solid = letters.filter(ImageFilter.MaxFilter(2 * rim + 1)).point([0] + [255] * 255)
+    draw.bitmap((x0, y0), solid, fill=fill)
 
 
 Point = tuple[float, float]
@@ -471,8 +501,10 @@ def draw_board_area(
     override: Mapping[Cell, tuple[str, int]] | None = None,
     figures: bool = True,
     rulers: bool = True,
+    locale: str = "en",
 ) -> None:
-    """Tiles, coordinates, the latest-tile mark and figures of the view onto ``image``.
+    """Tiles, coordinates, the latest-tile mark and figures of the view onto ``image``, the
+    seats' initials in ``locale``.
 
     Text sizes follow the phone rule for the width of ``image``: create it at its final
     width before drawing. ``rulers=False`` leaves the coordinates out (the placement image
@@ -492,7 +524,7 @@ def draw_board_area(
     draw = drawer(image)
     t = layout.tile
     placed = [fig for fig in view.get("figures") or () if (int(fig["x"]), int(fig["y"])) in cells]
-    _draw_last_tiles(draw, layout, view, cells, placed, image.width)
+    _draw_last_tiles(draw, layout, view, cells, placed, image.width, locale)
     if figures:
         letter = letter_size(t, image.width)
         for fig in placed:
@@ -502,7 +534,12 @@ def draw_board_area(
             sx, sy = figure_spot(cells[cell], fig)
             ox, oy = layout.cell_origin(cell)
             draw_figure(
-                draw, (ox + sx * t, oy + sy * t), figure_kind(fig), int(fig["player"]), letter
+                draw,
+                (ox + sx * t, oy + sy * t),
+                figure_kind(fig),
+                int(fig["player"]),
+                letter,
+                locale=locale,
             )
 
 
@@ -627,13 +664,20 @@ def _seat_box_fill(colour: RGB, *, acting: bool, won: bool) -> RGB:
 
 
 def _seat_chip(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, seat: int, size: int
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    r: float,
+    seat: int,
+    size: int,
+    locale: str = "en",
 ) -> None:
-    """A seat's colour disc with its letter, as :func:`renderer.style.draw_seat_chip`."""
+    """A seat's colour disc with its initial in ``locale``, as
+    :func:`renderer.style.draw_seat_chip`."""
     x, y = centre
     colour = seat_colour(seat)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=INK, width=2)
-    _centred(draw, (x, y + 1), seat_letter(seat), size, text_colour_on(colour), colour)
+    initial = seat_letter(seat, locale)
+    _centred(draw, (x, y + 1), initial, size, text_colour_on(colour), colour)
 
 
 def _centred(
@@ -664,6 +708,7 @@ def _draw_last_tiles(
     cells: Mapping[Cell, tuple[str, int]],
     figures: Sequence[Mapping[str, Any]],
     image_width: int,
+    locale: str = "en",
 ) -> None:
     """The latest tile in a bold black-colour-black frame with its player's badge; the other
     players' last tiles with a thin line in their colour only."""
@@ -714,11 +759,15 @@ def _draw_last_tiles(
         corners = corners[1:]  # the top-left corner shows its order number
     corner = max(corners, key=lambda c: min((math.dist(c, p) for p in spots), default=9))
     size = legible(t * 0.22, image_width)
+    initial = seat_letter(owner, locale)
     half = size * 0.62
-    bx = ox + (half + w if corner[0] == 0 else t - half - w)
+    # A two-letter initial (German "Gr", "Ro") widens the badge: the letters stay on it.
+    half_x = max(half, text_width(initial, size) / 2 + 3)
+    bx = ox + (half_x + w if corner[0] == 0 else t - half_x - w)
     by = oy + (half + w if corner[1] == 0 else t - half - w)
-    draw.rectangle((bx - half, by - half, bx + half, by + half), fill=colour, outline=INK, width=2)
-    _centred(draw, (bx, by + 1), seat_letter(owner), size, text_colour_on(colour), colour)
+    box = (bx - half_x, by - half, bx + half_x, by + half)
+    draw.rectangle(box, fill=colour, outline=INK, width=2)
+    _centred(draw, (bx, by + 1), initial, size, text_colour_on(colour), colour)
 
 
 def recent_tiles(view: Mapping[str, Any]) -> list[tuple[Cell, int]]:
@@ -815,6 +864,7 @@ def _supply_icons(
     options: Mapping[str, Any],
     size: int,
     ground: RGB = WHITE,
+    locale: str = "en",
 ) -> float:
     """Every figure kind in the supply with how many are left ("×0" greyed when all are on
     the board) on a row of colour ``ground``; returns the x after them."""
@@ -822,7 +872,7 @@ def _supply_icons(
         count = int(supply.get(kind, 0))
         colour = None if count else LIGHT_GREY
         half = _HALF_WIDTH[kind] * size
-        draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour)
+        draw_figure(draw, (x + half, y - 2), kind, seat, size, colour=colour, locale=locale)
         ink = INK if count else GREY
         _text(draw, (x + 2 * half + 3, y), f"×{count}", size, ink, ground, anchor="lm")
         x += 2 * half + 3 + text_width(f"×{count}", size) + size * 0.5
@@ -940,7 +990,7 @@ def draw_score_rows(
         ground = _seat_box_fill(seat_colour(seat), acting=acting, won=won)
         cy = (box[1] + box[3]) / 2
         chip = row * 0.36
-        _seat_chip(draw, (box[0] + 8 + chip, cy), chip, seat, legible(24, width))
+        _seat_chip(draw, (box[0] + 8 + chip, cy), chip, seat, legible(24, width), locale)
         name_x = box[0] + 16 + 2 * chip
         score_x = box[0] + 360
         tag = "img.c.winner" if won else "img.c.to_play" if acting else None
@@ -962,7 +1012,7 @@ def draw_score_rows(
         _centred(draw, (score_x, cy + 1), str(score), legible(30, width), INK, ground)
         x: float = score_x + 40
         if seat < len(supplies):
-            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small, ground)
+            x = _supply_icons(draw, x, cy, seat, supplies[seat], options, small, ground, locale)
         if show_goods and seat < len(goods):
             for kind in ("wine", "grain", "cloth"):
                 draw_goods(draw, kind, x + 10, cy, 10)
@@ -1037,7 +1087,7 @@ def draw_carcassonne_board(
     image = indexed.new_image((width, header + layout.height + 8 + rows), PAPER)
     draw_header(image, 0, view, layout, locale, names)
     board = indexed.new_image((width, layout.height), PAPER)
-    draw_board_area(board, layout, view)
+    draw_board_area(board, layout, view, locale=locale)
     draw = drawer(board)
     for cell in highlight:
         if layout.contains(cell):

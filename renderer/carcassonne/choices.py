@@ -105,7 +105,7 @@ def draw_placements(
     image = indexed.new_image((width, height), PAPER)
     draw_header(image, 0, view, layout, locale, names)
     board = indexed.new_image((width, layout.height), PAPER)
-    draw_board_area(board, layout, view, rulers=False)
+    draw_board_area(board, layout, view, rulers=False, locale=locale)
     draw = drawer(board)
     t = layout.tile
     size = legible(t * 0.36, width)
@@ -217,6 +217,7 @@ def draw_figure_spots(
             figure_kind(fig),
             int(fig["player"]),
             letter_size(80, width),
+            locale=locale,
         )
     ox, oy = left + t, top + t
     draw.rectangle((ox - 2, oy - 2, ox + t + 1, oy + t + 1), outline=HIGHLIGHT, width=4)

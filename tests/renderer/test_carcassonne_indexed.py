@@ -37,7 +37,7 @@ def _rgb_board(view: dict[str, Any], names: list[str], locale: str, whole: bool)
     image = Image.new("RGB", (width, header + layout.height + 8 + rows_height(view, width)), PAPER)
     draw_header(image, 0, view, layout, locale, names)
     board = Image.new("RGB", (width, layout.height), PAPER)
-    draw_board_area(board, layout, view)
+    draw_board_area(board, layout, view, locale=locale)
     image.paste(board, (0, header))
     draw_score_rows(image, header + layout.height + 8, view, names, locale)
     return indexed.quantize(image).convert("RGB")
@@ -60,7 +60,7 @@ VIEWS = _views()
 
 
 @pytest.mark.parametrize("name", sorted(VIEWS))
-@pytest.mark.parametrize("locale", ["en", "hu"])
+@pytest.mark.parametrize("locale", ["en", "de", "hu"])
 def test_the_board_has_the_pixels_of_the_rgb_drawing(name: str, locale: str) -> None:
     view, players, whole = VIEWS[name]
     names = NAMES[:players]
