@@ -253,13 +253,14 @@ def _score_chart(
     placed: list[float] = []
     for end_y, seat, colour in sorted(ends):
         ly = end_y
-        while any(abs(ly - p) < 26 for p in placed):
-            ly += 26
+        # Discs 32 px apart, letters of 18 px: 9 px on a phone, two-letter initials (Gr) inside.
+        while any(abs(ly - p) < 32 for p in placed):
+            ly += 32
         placed.append(ly)
-        cx = right + 20
-        draw.ellipse((cx - 13, ly - 13, cx + 13, ly + 13), fill=colour, outline=INK, width=2)
+        cx = right + 22
+        draw.ellipse((cx - 16, ly - 16, cx + 16, ly + 16), fill=colour, outline=INK, width=2)
         letter = seat_letter(seat, game, locale)
-        draw_centered_text(draw, (cx, ly), letter, 16, text_colour_on(colour))
+        draw_centered_text(draw, (cx, ly), letter, 18, text_colour_on(colour))
 
 
 #: The animated summary: at most this many positions, shown this wide (Discord's preview).

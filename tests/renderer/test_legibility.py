@@ -11,10 +11,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from renderer import clear_caches
+from renderer import clear_caches, render_results
 from renderer.samples import samples
 from renderer.style import MIN_PHONE_TEXT, PHONE_WIDTH, draw_centered_text, encode_png
 from tests.renderer.pixels import decode, recorded_texts
+from tests.renderer.test_results_image import _summary
 
 SAMPLES = samples()
 
@@ -48,3 +49,16 @@ def test_the_instrument_sees_pawn_letters_and_catches_small_text() -> None:
         return encode_png(image)
 
     assert small_texts(tiny)[1] == [("R", 6.0)]
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "hu"])
+@pytest.mark.parametrize("game", ["carcassonne", "tock", "dog"])
+def test_every_text_of_the_results_image_stays_9_px_tall_on_a_phone(game: str, locale: str) -> None:
+    if game == "carcassonne":
+        summary = _summary(game, timeline=[[0, 0, 0, 0], [10, 12, 8, 20], [20, 30, 31, 29]])
+    else:
+        summary = _summary(game, home=[[10, 1], [20, 1], [30, 0]], hands=3)
+    names = ["Ann", "Bob", "Cy"]
+    width, small = small_texts(lambda: render_results(summary, names=names, locale=locale))
+    shown = sorted({(text, round(size, 1)) for text, size in small}, key=lambda x: x[1])
+    assert not small, f"{game} results ({width} px wide) at 400 px: {shown[:12]}"
