@@ -264,6 +264,8 @@ class FrontDesk:
                 seen is not None and seen.get(table.id) != table.version
             ):
                 continue
+            if await self._posted_elsewhere(table.id):
+                continue  # another process holds the table's posts: its board is on its way
             log.info("posting the board of table %s, which its thread did not get", table.id)
             try:
                 await self.publisher.ensure_board(table.id)
@@ -286,6 +288,14 @@ class FrontDesk:
             except Exception:
                 log.exception("posting the missing board of table %s failed", table.id)
         return posted
+
+    async def _posted_elsewhere(self, table_id: int) -> bool:
+        """Whether another process holds the posting of the table's boards right now."""
+        try:
+            lease = await self.service.board_lease(table_id)
+        except Exception:  # the database cannot say: the nonce still makes one message
+            return False
+        return self.service.board_lease_held_by_other(lease)
 
     async def _post_pending_results(self, bot: commands.Bot) -> None:
         try:

@@ -169,3 +169,23 @@ async def test_the_retry_tick_names_only_boards_truly_missing(
     assert len(world.boards(thread)) == count
     stored = await desk.service.get(table_id)
     assert (await desk.service.board_of(table_id))[0] == stored.version
+
+
+async def test_the_retry_tick_is_silent_about_a_board_another_process_is_posting(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    table_id, thread = await start_tock_against_a_bot(world, seed=44)
+    desk: Any = world.desk
+    caplog.set_level(logging.INFO, logger="bot.discord_ui.frontdesk")
+    count = len(world.boards(thread))
+    await forget_board(world, table_id)
+    storage: Any = desk.service.storage
+    async with storage._lock:  # another process of the shard holds the table's posts
+        await storage.db.execute(
+            "UPDATE tables SET post_owner = 'other:1', post_until = 1e12 WHERE id = ?",
+            (table_id,),
+        )
+    for _ in range(3):
+        await desk.redeliver()
+    assert not [r for r in caplog.records if MISSING in r.getMessage()]
+    assert len(world.boards(thread)) == count, "the lease holder posts it, not this process"
