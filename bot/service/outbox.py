@@ -117,8 +117,10 @@ class Outbox:
         return lease if lease is not None else BoardLease(None, None)
 
     def held_by_other(self, lease: BoardLease) -> bool:
-        """Whether ``lease`` belongs to another process and still runs."""
-        return lease.held_by_other(self.owner, self._clock.now())
+        """Whether ``lease`` belongs to another process that is alive and its lease still
+        runs (a killed predecessor's on this machine does not: see :meth:`claim_board`)."""
+        held = lease.held_by_other(self.owner, self._clock.now())
+        return held and not (lease.owner is not None and gone(lease.owner))
 
     def now(self) -> float:
         """The time leases are measured in."""
