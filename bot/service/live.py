@@ -43,7 +43,7 @@ from i18n.events import card_as
 from i18n.history import history_line
 from i18n.message import say
 from renderer.cards import card_words as card_face
-from renderer.style import seat_colour
+from renderer.style import seat_colour, seat_letter
 
 log = logging.getLogger(__name__)
 
@@ -312,6 +312,9 @@ class LiveFeed:
                 "seat": s.index,
                 "name": seat_words(record, s.index, locale),
                 "colour": hex_colour(s.index, record.game),
+                # The initial drawn on the seat's pawns and figures, in the reader's
+                # language (German Ge/Gr, Hungarian P K S Z), as the PNG boards draw it.
+                "initial": seat_letter(s.index, record.game, locale),
                 "team": (
                     t("team.letter", locale, letter=team_of[s.index] + 1)
                     if s.index in team_of

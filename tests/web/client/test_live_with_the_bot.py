@@ -22,9 +22,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.web.server import LiveServer
-from tests.bot.discord.conftest import World
+from tests.bot.discord.conftest import World, running_world
 from tests.bot.discord.driving import Stats, play_race_turn
-from tests.bot.discord.test_lobby import start_for_two
+from tests.bot.discord.test_lobby import open_table, start_for_two
 from tests.web.client.activity import parent_page
 from tests.web.client.conftest import CHROMIUM
 from tests.web.live import config
@@ -290,4 +290,38 @@ async def test_outside_discord_the_page_shows_only_tables_open_to_watch(world: W
         await page.locator("#app[data-state='error']").wait_for(timeout=10000)
         assert await page.locator(".poeppel-board").count() == 0
         assert await page.locator("#status").inner_text()
+    assert not errors
+
+
+async def test_a_german_page_draws_the_german_initials(tmp_path: Path) -> None:
+    """A member whose Discord speaks German watches a four-seat Tock table in the Activity:
+    pawns, seat tags and the seat list carry the German initials (Ge for Gelb, Gr for Grün),
+    never the English letters."""
+    async with running_world(tmp_path, locales=("en-US", "en-US", "de")) as world:
+        world.seeds.append(5)
+        table_id, lobby = await open_table(world, "tock", players=4)
+        await world.bob.click(lobby, label="Join")
+        for _ in range(2):
+            await world.alice.click(world.lobby(table_id), label="Add bot")
+        await world.alice.click(world.lobby(table_id), label="Start")
+        thread = world.thread_of(world.lobby(table_id))
+        await world.wait(lambda: world.newest_board(thread))
+        errors: list[str] = []
+        german = {0: "R", 1: "B", 2: "Ge", 3: "Gr"}
+        async with served(world) as (site, browser):
+            _page, frame = await open_activity(
+                browser, site.activity(world.carol, thread.id), errors, width=400
+            )
+            assert await frame.locator("html").get_attribute("lang") == "de"
+            for seat, initial in german.items():
+                pawns = frame.locator(f".race-board .pawn[data-seat='{seat}'] text")
+                assert await pawns.all_text_contents() == [initial] * 4, seat
+                chip = frame.locator(f"#seats li[data-seat='{seat}'] .chip")
+                assert await chip.inner_text() == initial
+            # The seat tags beside the kennels too: every letter on the board is German.
+            texts = await frame.locator(".race-board text").all_text_contents()
+            for english in ("Y", "G"):
+                assert english not in texts
+            assert texts.count("Ge") >= 5
+            assert texts.count("Gr") >= 5
     assert not errors
