@@ -140,6 +140,40 @@ def _drop_unneeded(paths: list[list[str]], prefix: str) -> list[list[str]]:
     return result
 
 
+def split_walks(path: Sequence[str]) -> tuple[str, frozenset[tuple[str, str]]] | None:
+    """A split 7's click path as (its card steps, its set of pawn-field walks), or None for
+    any other path: two split paths with equal parts are the same split clicked in another
+    order."""
+    steps = list(path)
+    head = 1
+    if len(steps) > 1 and steps[0] == "card:X" and steps[1].startswith("as:"):
+        head = 2
+    walks = steps[head:]
+    if not steps or not steps[0].startswith("card:") or len(walks) < 4 or len(walks) % 2:
+        return None
+    pairs = list(zip(walks[::2], walks[1::2], strict=True))
+    if not all(a.startswith("pawn:") and b.startswith("field:") for a, b in pairs):
+        return None
+    if len({a for a, _ in pairs}) != len(pairs):
+        return None  # a pawn walks once in a split (C-8.8)
+    return " ".join(steps[:head]), frozenset(pairs)
+
+
+def option_index(paths: Sequence[Sequence[str]], wanted: Sequence[str]) -> int | None:
+    """The option ``wanted`` clicks: its own path, or a split 7 whose pawns were clicked in
+    another order than the option lists them (the server lists each split once; the page,
+    or any other client, may take the pawns in any order). None: no option."""
+    wanted = list(wanted)
+    for index, path in enumerate(paths):
+        if list(path) == wanted:
+            return index
+    split = split_walks(wanted)
+    if split is None:
+        return None
+    same = [index for index, path in enumerate(paths) if split_walks(path) == split]
+    return same[0] if len(same) == 1 else None
+
+
 def option_paths(game: str, moves: Sequence[str], seat: int) -> list[list[str]]:
     """The click path of each legal move, in order; every path different."""
     if game == "carcassonne":
@@ -452,11 +486,11 @@ class LiveFeed:
                 raise StaleVersion()
             raise NotYourTurn()
         wanted = [str(step) for step in path]
-        for index, option in enumerate(option_paths(record.game, moves, info.seat)):
-            if option == wanted:
-                effects = await self._play.act(table_id, user_id, moves[index], version)
-                words = str(say(info.labels[index], locale)) if index < len(info.labels) else ""
-                return effects, words
+        index = option_index(option_paths(record.game, moves, info.seat), wanted)
+        if index is not None:
+            effects = await self._play.act(table_id, user_id, moves[index], version)
+            words = str(say(info.labels[index], locale)) if index < len(info.labels) else ""
+            return effects, words
         if version < record.version:
             raise StaleVersion()
         raise ForgedPath()
