@@ -295,7 +295,7 @@ async def test_outside_discord_the_page_shows_only_tables_open_to_watch(world: W
     assert not errors
 
 
-async def test_a_german_page_draws_the_german_initials(tmp_path: Path) -> None:
+async def test_a_german_page_draws_the_german_initials(tmp_path: Path, shots: Path) -> None:
     """A member whose Discord speaks German watches a four-seat Tock table in the Activity:
     pawns, seat tags and the seat list carry the German initials (Ge for Gelb, Gr for Grün),
     never the English letters."""
@@ -326,6 +326,26 @@ async def test_a_german_page_draws_the_german_initials(tmp_path: Path) -> None:
                 assert english not in texts
             assert texts.count("Ge") >= 5
             assert texts.count("Gr") >= 5
+            await _page.screenshot(path=str(shots / "live-tock-de-400.png"), full_page=True)
+        # Carcassonne: a third seat is green, Gr in German, on its chip and its figures.
+        world.seeds.append(4)
+        table_id, lobby = await open_table(world, "carcassonne", players=3)
+        await world.bob.click(lobby, label="Join")
+        await world.alice.click(world.lobby(table_id), label="Add bot")
+        await world.alice.click(world.lobby(table_id), label="Start")
+        thread = world.thread_of(world.lobby(table_id))
+        await world.wait(lambda: world.newest_board(thread))
+        await play_turns(world, table_id, thread, 6, True)
+        async with served(world) as (site, browser):
+            page, frame = await open_activity(
+                browser, site.activity(world.carol, thread.id), errors, width=400
+            )
+            chips = await frame.locator("#seats .chip").all_inner_texts()
+            assert chips == ["R", "B", "Gr"]
+            figures = await frame.locator(".carcassonne-board .figure text").all_text_contents()
+            assert figures
+            assert set(figures) <= {"R", "B", "Gr"}
+            await page.screenshot(path=str(shots / "live-carcassonne-de-400.png"), full_page=True)
     assert not errors
 
 
