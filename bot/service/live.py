@@ -43,7 +43,7 @@ from i18n.events import card_as
 from i18n.history import history_line
 from i18n.message import say
 from renderer.cards import card_words as card_face
-from renderer.style import seat_colour
+from renderer.style import seat_colour, seat_letter
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +138,40 @@ def _drop_unneeded(paths: list[list[str]], prefix: str) -> list[list[str]]:
         chosen = [step for step in path if step.startswith(prefix)]
         result.append(rest + chosen if counts[tuple(rest)] > 1 else rest)
     return result
+
+
+def split_walks(path: Sequence[str]) -> tuple[str, frozenset[tuple[str, str]]] | None:
+    """A split 7's click path as (its card steps, its set of pawn-field walks), or None for
+    any other path: two split paths with equal parts are the same split clicked in another
+    order."""
+    steps = list(path)
+    head = 1
+    if len(steps) > 1 and steps[0] == "card:X" and steps[1].startswith("as:"):
+        head = 2
+    walks = steps[head:]
+    if not steps or not steps[0].startswith("card:") or len(walks) < 4 or len(walks) % 2:
+        return None
+    pairs = list(zip(walks[::2], walks[1::2], strict=True))
+    if not all(a.startswith("pawn:") and b.startswith("field:") for a, b in pairs):
+        return None
+    if len({a for a, _ in pairs}) != len(pairs):
+        return None  # a pawn walks once in a split (C-8.8)
+    return " ".join(steps[:head]), frozenset(pairs)
+
+
+def option_index(paths: Sequence[Sequence[str]], wanted: Sequence[str]) -> int | None:
+    """The option ``wanted`` clicks: its own path, or a split 7 whose pawns were clicked in
+    another order than the option lists them (the server lists each split once; the page,
+    or any other client, may take the pawns in any order). None: no option."""
+    wanted = list(wanted)
+    for index, path in enumerate(paths):
+        if list(path) == wanted:
+            return index
+    split = split_walks(wanted)
+    if split is None:
+        return None
+    same = [index for index, path in enumerate(paths) if split_walks(path) == split]
+    return same[0] if len(same) == 1 else None
 
 
 def option_paths(game: str, moves: Sequence[str], seat: int) -> list[list[str]]:
@@ -312,6 +346,9 @@ class LiveFeed:
                 "seat": s.index,
                 "name": seat_words(record, s.index, locale),
                 "colour": hex_colour(s.index, record.game),
+                # The initial drawn on the seat's pawns and figures, in the reader's
+                # language (German Ge/Gr, Hungarian P K S Z), as the PNG boards draw it.
+                "initial": seat_letter(s.index, record.game, locale),
                 "team": (
                     t("team.letter", locale, letter=team_of[s.index] + 1)
                     if s.index in team_of
@@ -449,11 +486,11 @@ class LiveFeed:
                 raise StaleVersion()
             raise NotYourTurn()
         wanted = [str(step) for step in path]
-        for index, option in enumerate(option_paths(record.game, moves, info.seat)):
-            if option == wanted:
-                effects = await self._play.act(table_id, user_id, moves[index], version)
-                words = str(say(info.labels[index], locale)) if index < len(info.labels) else ""
-                return effects, words
+        index = option_index(option_paths(record.game, moves, info.seat), wanted)
+        if index is not None:
+            effects = await self._play.act(table_id, user_id, moves[index], version)
+            words = str(say(info.labels[index], locale)) if index < len(info.labels) else ""
+            return effects, words
         if version < record.version:
             raise StaleVersion()
         raise ForgedPath()

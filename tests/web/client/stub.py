@@ -27,7 +27,7 @@ import engine.dog as dog
 import engine.tock as tock
 from renderer.carcassonne.tiledata import all_tile_ids
 from renderer.carcassonne.tiles import _segment_spots, tile_image
-from renderer.style import CARCASSONNE_COLOURS, SEAT_COLOURS
+from renderer.style import CARCASSONNE_COLOURS, SEAT_COLOURS, seat_letter
 
 STATIC = Path(__file__).resolve().parents[3] / "bot" / "web" / "static"
 GAMES: dict[str, Any] = {"tock": tock, "dog": dog, "carcassonne": carcassonne}
@@ -122,7 +122,13 @@ class StubTable:
         view = self.module.view(self.state, None)
         palette = CARCASSONNE_COLOURS if self.game == "carcassonne" else SEAT_COLOURS
         seats = [
-            {"seat": s, "name": f"Player {s + 1}", "colour": _hex(palette[s]), "team": None}
+            {
+                "seat": s,
+                "name": f"Player {s + 1}",
+                "colour": _hex(palette[s]),
+                "initial": seat_letter(s, self.game),
+                "team": None,
+            }
             for s in view["seats"]
         ]
         since = self._since(seat)

@@ -4,8 +4,10 @@ headless Chromium inside a stand-in for Discord's Activity frame.
 
 A member who is not seated opens the Activity in a table's thread: the board shows, follows a
 turn played with the thread's buttons, and never shows a hand. A seated player opens it and
-plays by clicking: the move reaches the thread as a button's would. Carcassonne: a tile turned
-and a figure placed by clicking.
+plays by clicking: the move reaches the thread as a button's would; a split 7 (second pawn
+first) and a Jack swap, clicked in the Activity at a table with a bot, reach the thread's board
+and the table's log. Carcassonne: a tile turned and a figure placed by clicking. A German
+page draws the German seat initials.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from bot.web.server import LiveServer
-from tests.bot.discord.conftest import World
+from tests.bot.discord.conftest import World, running_world
 from tests.bot.discord.driving import Stats, play_race_turn
-from tests.bot.discord.test_lobby import start_for_two
+from tests.bot.discord.test_lobby import open_table, start_for_two
 from tests.web.client.activity import parent_page
 from tests.web.client.conftest import CHROMIUM
 from tests.web.live import config
@@ -290,4 +292,152 @@ async def test_outside_discord_the_page_shows_only_tables_open_to_watch(world: W
         await page.locator("#app[data-state='error']").wait_for(timeout=10000)
         assert await page.locator(".poeppel-board").count() == 0
         assert await page.locator("#status").inner_text()
+    assert not errors
+
+
+async def test_a_german_page_draws_the_german_initials(tmp_path: Path, shots: Path) -> None:
+    """A member whose Discord speaks German watches a four-seat Tock table in the Activity:
+    pawns, seat tags and the seat list carry the German initials (Ge for Gelb, Gr for Grün),
+    never the English letters."""
+    async with running_world(tmp_path, locales=("en-US", "en-US", "de")) as world:
+        world.seeds.append(5)
+        table_id, lobby = await open_table(world, "tock", players=4)
+        await world.bob.click(lobby, label="Join")
+        for _ in range(2):
+            await world.alice.click(world.lobby(table_id), label="Add bot")
+        await world.alice.click(world.lobby(table_id), label="Start")
+        thread = world.thread_of(world.lobby(table_id))
+        await world.wait(lambda: world.newest_board(thread))
+        errors: list[str] = []
+        german = {0: "R", 1: "B", 2: "Ge", 3: "Gr"}
+        async with served(world) as (site, browser):
+            _page, frame = await open_activity(
+                browser, site.activity(world.carol, thread.id), errors, width=400
+            )
+            assert await frame.locator("html").get_attribute("lang") == "de"
+            for seat, initial in german.items():
+                pawns = frame.locator(f".race-board .pawn[data-seat='{seat}'] text")
+                assert await pawns.all_text_contents() == [initial] * 4, seat
+                chip = frame.locator(f"#seats li[data-seat='{seat}'] .chip")
+                assert await chip.inner_text() == initial
+            # The seat tags beside the kennels too: every letter on the board is German.
+            texts = await frame.locator(".race-board text").all_text_contents()
+            for english in ("Y", "G"):
+                assert english not in texts
+            assert texts.count("Ge") >= 5
+            assert texts.count("Gr") >= 5
+            await _page.screenshot(path=str(shots / "live-tock-de-400.png"), full_page=True)
+        # Carcassonne: a third seat is green, Gr in German, on its chip and its figures.
+        world.seeds.append(4)
+        table_id, lobby = await open_table(world, "carcassonne", players=3)
+        await world.bob.click(lobby, label="Join")
+        await world.alice.click(world.lobby(table_id), label="Add bot")
+        await world.alice.click(world.lobby(table_id), label="Start")
+        thread = world.thread_of(world.lobby(table_id))
+        await world.wait(lambda: world.newest_board(thread))
+        await play_turns(world, table_id, thread, 6, True)
+        async with served(world) as (site, browser):
+            page, frame = await open_activity(
+                browser, site.activity(world.carol, thread.id), errors, width=400
+            )
+            chips = await frame.locator("#seats .chip").all_inner_texts()
+            assert chips == ["R", "B", "Gr"]
+            figures = await frame.locator(".carcassonne-board .figure text").all_text_contents()
+            assert figures
+            assert set(figures) <= {"R", "B", "Gr"}
+            await page.screenshot(path=str(shots / "live-carcassonne-de-400.png"), full_page=True)
+    assert not errors
+
+
+async def alice_against_a_bot(world: World, seed: int, turns: int) -> tuple[int, Any]:
+    """A Tock table of alice and a bot (``seed``), alice's first ``turns`` turns played with
+    the thread's buttons (greedy: the drivers' best-scored move), alice to play now."""
+    world.seeds.append(seed)
+    table_id, lobby = await open_table(world, "tock", players=2)
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(world.lobby(table_id), label="Start")
+    thread = world.thread_of(world.lobby(table_id))
+    await world.wait(lambda: world.newest_board(thread))
+    rng, stats = random.Random(1), Stats()
+    for _ in range(turns):
+        await play_race_turn(world, table_id, world.alice, thread, rng, stats)
+    return table_id, thread
+
+
+async def click_through(frame: Any, targets: list[str]) -> None:
+    """Click ``targets`` in this order (each must be lit or offered first) until the page
+    sends its move and a newer state shows."""
+    version = await version_of(frame)
+    moved = frame.locator(f"#app:not([data-version='{version}'])")
+    for target in targets:
+        lit = frame.locator(f"[data-target='{target}']").first
+        await moved.or_(lit).first.wait_for(timeout=10000)
+        if await moved.count():
+            return
+        await lit.click()
+    await moved.wait_for(timeout=10000)
+
+
+def walks(path: list[str]) -> list[str]:
+    """The walks of a split 7's click path, as the log writes them (``r0-r3``)."""
+    steps = [step.split(":", 1)[1] for step in path[1:]]
+    return [f"{a}-{b}" for a, b in zip(steps[::2], steps[1::2], strict=True)]
+
+
+async def test_a_split_seven_and_a_jack_swap_by_clicking_through_the_bot(world: World) -> None:
+    """Alice, at a Tock table with a bot, holds a 7 and a Jack (seed 22, after six turns
+    played with the thread's buttons): in the Activity she splits the 7 between two pawns by
+    clicking, the second pawn of the server's option first, and after the bot's turn swaps
+    with the Jack. Each move reaches the thread's board and the table's log as a button's
+    would."""
+    table_id, thread = await alice_against_a_bot(world, 22, 6)
+    live = world.desk.service.live  # type: ignore[union-attr]
+    storage = world.desk.service.storage  # type: ignore[union-attr]
+    mine = await live.reader_state(table_id, world.alice.id, "en")
+    pawns = {step for o in mine["you"]["options"] for step in o["path"] if step.startswith("pawn:")}
+    # A split of the 7 between two pawns, neither landing where a pawn stands now (so the
+    # order the pawns are clicked in changes nothing on the board).
+    split = next(
+        o["path"]
+        for o in mine["you"]["options"]
+        if o["path"][0] == "card:7"
+        and len(o["path"]) == 5
+        and not {o["path"][2], o["path"][4]} & {f"field:{p[5:]}" for p in pawns}
+    )
+    errors: list[str] = []
+    async with served(world) as (site, browser):
+        _page, frame = await open_activity(browser, site.activity(world.alice, thread.id), errors)
+        await frame.locator("#hand button").first.wait_for(timeout=10000)
+        logged = len(await storage.load_log(table_id))
+        boards = len(world.boards(thread))
+        _, first_pawn, first_field, second_pawn, second_field = split
+        await click_through(frame, ["card:7", second_pawn, second_field, first_pawn, first_field])
+        await world.wait(lambda: len(world.boards(thread)) > boards, "board after the 7")
+        log = await storage.load_log(table_id)
+        seven = next(e.text for e in log[logged:] if e.seat == 0)
+        assert seven.startswith("7:")
+        assert sorted(seven[2:].split(",")) == sorted(walks(split))
+        digest = world.boards(thread)[-1].content
+        assert "alice: Red plays a 7." in digest
+        assert digest.count("Red's pawn:") == 2
+        # The bot has played: alice's turn again, with the Jack and a pawn to swap with.
+        mine = await live.reader_state(table_id, world.alice.id, "en")
+        assert mine["to_act"] == [0], "the bot played in the 7's aftermath"
+        swap = next(
+            o["path"]
+            for o in mine["you"]["options"]
+            if o["path"][0] == "card:J" and len(o["path"]) == 3
+        )
+        await frame.locator(f"#app[data-version='{mine['version']}']").wait_for(timeout=10000)
+        logged = len(await storage.load_log(table_id))
+        boards = len(world.boards(thread))
+        await click_through(frame, swap)
+        await world.wait(lambda: len(world.boards(thread)) > boards, "board after the Jack")
+        log = await storage.load_log(table_id)
+        jack = next(e.text for e in log[logged:] if e.seat == 0)
+        assert jack.startswith("J:")
+        assert set(jack[2:].split("<>")) == {swap[1][5:], swap[2][5:]}
+        digest = world.boards(thread)[-1].content
+        assert "alice: Red plays a Jack." in digest
+        assert "swap places" in digest.split("alice: Red plays a Jack.")[1]
     assert not errors

@@ -301,7 +301,10 @@ export function figureShape(parent, x, y, kind, fill, letter, size, attrs = {}) 
       meeple(scale * 1.11, WHITE, WHITE, 0);
     }
     meeple(scale, fill, INK, outline);
-    centredText(g, x, y + 0.18 * s * scale + 1, letter, size, ink, { "font-weight": "bold" });
+    // A two-letter initial (German "Gr", "Ge") is wider than the meeple's waist: a rim of
+    // the figure's colour keeps its letters readable where they cross the outline.
+    const rim = letter.length > 1 ? { stroke: fill, "stroke-width": size * 0.3, "stroke-linejoin": "round", "paint-order": "stroke" } : {};
+    centredText(g, x, y + 0.18 * s * scale + 1, letter, size, ink, { "font-weight": "bold", ...rim });
   } else if (kind === "farmer") {
     el("circle", { cx: x - 1.45 * s + 0.4 * s, cy: y, r: 0.4 * s, fill, stroke: INK, "stroke-width": outline }, g);
     for (const dy of [-0.32, 0.32]) el("rect", { x: x + 0.6 * s, y: y + dy * s - 0.2 * s, width: 0.75 * s, height: 0.4 * s, rx: 0.2 * s, fill, stroke: INK, "stroke-width": outline }, g);

@@ -11,9 +11,7 @@ export const GREY = "#969696";
 export const LIGHT_GREY = "#d7d4cd";
 export const HIGHLIGHT = "#e6007e";
 export const RACE_COLOURS = ["#d55e00", "#0072b2", "#f0e442", "#009e73", "#cc79a7", "#e69f00"];
-export const RACE_LETTERS = ["R", "B", "Y", "G", "P", "O"];
 export const CARC_COLOURS = ["#d55e00", "#0072b2", "#009e73", "#f0e442", "#2d2d2d", "#cc79a7"];
-export const CARC_LETTERS = ["R", "B", "G", "Y", "K", "P"];
 
 /** Create an SVG element with attributes (``text`` sets its text content). */
 export function el(name, attrs = {}, parent = null) {
@@ -65,10 +63,14 @@ export function seatColour(state, seat) {
   return palette[seat % palette.length];
 }
 
-/** The letter drawn on a seat's pawns and figures (a shape cue besides the colour). */
+/**
+ * The initial drawn on a seat's pawns and figures (a shape cue besides the colour): the
+ * server's (state.seats[].initial, in the reader's language: German "Ge", "Gr"), never a
+ * letter of its own, which would name another colour in another language.
+ */
 export function seatLetter(state, seat) {
-  const letters = state.game === "carcassonne" ? CARC_LETTERS : RACE_LETTERS;
-  return letters[seat % letters.length];
+  const info = (state.seats || []).find((s) => s.seat === seat);
+  return info && info.initial ? String(info.initial) : "";
 }
 
 /** The seat's name in words from the server (never invented here). */
