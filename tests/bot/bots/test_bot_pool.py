@@ -206,7 +206,7 @@ def _alive(pid: int) -> bool:
     """Whether ``pid`` runs (a zombie does not count: it has ended)."""
     try:
         status = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # ESRCH: reaped while being read
         return False
     return status.rsplit(")", 1)[1].split()[0] != "Z"
 
