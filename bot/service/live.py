@@ -489,8 +489,7 @@ class LiveFeed:
         index = option_index(option_paths(record.game, moves, info.seat), wanted)
         if index is not None:
             effects = await self._play.act(table_id, user_id, moves[index], version)
-            words = str(say(info.labels[index], locale)) if index < len(info.labels) else ""
-            return effects, words
+            return effects, _played_words(effects, info.labels, index, locale)
         if version < record.version:
             raise StaleVersion()
         raise ForgedPath()
@@ -534,3 +533,13 @@ class LiveFeed:
                 }
             )
         return frames
+
+
+def _played_words(effects: Effects, labels: Sequence[Any], index: int, locale: str) -> str:
+    """The move just played, in the words the thread and the page's list tell it (a prompt's
+    label names cells and options by the numbers of Discord's images, which the page does not
+    draw); a secret move (an exchange pick) by its label, which only its player reads."""
+    for update in effects.public:
+        if update.kind == "action" and update.by_person and update.move is not None:
+            return str(update.message.text(locale))
+    return str(say(labels[index], locale)) if index < len(labels) else ""

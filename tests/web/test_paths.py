@@ -71,7 +71,10 @@ async def test_a_tile_and_its_figure_from_the_page(service: TableService) -> Non
         assert place["path"][0].startswith("cell:")
         assert state["you"]["targets"][place["path"][1]]  # "turn:…" in words
         await page.move(state["version"], place["path"])
-        await page.next("played")
+        played = (await page.next("played"))["text"]
+        # Told as the thread and the page's list tell it, not by a Discord image's cell number.
+        assert played.startswith("Played: Ann places a tile"), played
+        assert "Cell" not in played
         figure = await page.state_at(state["version"] + 1)
         assert figure["public"]["phase"] == "figure"
         paths = [o["path"] for o in figure["you"]["options"]]
