@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -228,3 +230,23 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     """A fake Discord with a guild, a channel, three members and the bot connected."""
     async with running_world(tmp_path) as world:
         yield world
+
+
+@pytest.fixture
+async def board_gate(world: World) -> AsyncIterator[threading.Event]:
+    """Boards are drawn only once the returned event is set (the bot restarts with it)."""
+    closed = threading.Event()
+    renderer = Renderer.load()
+    draw = renderer.render_board
+    assert draw is not None
+
+    def gated(*args: Any, **kwargs: Any) -> bytes:
+        closed.wait(10)
+        return draw(*args, **kwargs)
+
+    world.renderer = dataclasses.replace(renderer, render_board=gated)
+    await world.restart()
+    try:
+        yield closed
+    finally:
+        closed.set()  # never leave a drawing thread waiting

@@ -7,38 +7,16 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from bot.discord_ui import race_prompts
 from bot.discord_ui.race_prompts import single_move
-from bot.discord_ui.rendering import Renderer
 from tests.bot.discord.conftest import World, private_text
 from tests.bot.discord.driving import find, open_prompt, press, to_act
 from tests.bot.discord.test_lobby import open_table, start_for_two
 from tests.bot.discord.test_tournaments import signup_post
-
-
-@pytest.fixture
-async def gate(world: World) -> AsyncIterator[threading.Event]:
-    """Boards are drawn only once the returned event is set (the bot restarts with it)."""
-    closed = threading.Event()
-    renderer = Renderer.load()
-    draw = renderer.render_board
-    assert draw is not None
-
-    def gated(*args: Any, **kwargs: Any) -> bytes:
-        closed.wait(10)
-        return draw(*args, **kwargs)
-
-    world.renderer = dataclasses.replace(renderer, render_board=gated)
-    await world.restart()
-    try:
-        yield closed
-    finally:
-        closed.set()  # never leave a drawing thread waiting
 
 
 def started(world: World, thread: Any) -> bool:
@@ -46,7 +24,7 @@ def started(world: World, thread: Any) -> bool:
 
 
 async def test_start_is_answered_before_the_first_board_is_drawn(
-    world: World, gate: threading.Event
+    world: World, board_gate: threading.Event
 ) -> None:
     table_id, lobby = await open_table(world, "tock", players=2)
     await world.bob.click(lobby, label="Join")
@@ -54,16 +32,16 @@ async def test_start_is_answered_before_the_first_board_is_drawn(
     await world.wait(lambda: "The game has started" in result.text, "the answer came")
     thread = world.thread_of(world.lobby(table_id))
     assert not started(world, thread), "no board could be drawn yet"
-    gate.set()
+    board_gate.set()
     await world.desk.deliveries_done()
     assert started(world, thread)
     assert world.newest_board(thread).files
 
 
 async def test_a_move_is_answered_before_its_board_is_drawn(
-    world: World, gate: threading.Event
+    world: World, board_gate: threading.Event
 ) -> None:
-    gate.set()  # the first board
+    board_gate.set()  # the first board
     table_id, thread = await start_for_two(world, "tock", seed=21)
     user = to_act(world.newest_board(thread), [world.alice, world.bob])[0]
     hand = await open_prompt(world, user, world.newest_board(thread), "Show my hand")
@@ -77,11 +55,11 @@ async def test_a_move_is_answered_before_its_board_is_drawn(
         await press(world, user, hand, find(hand, ":card:0")["custom_id"])
         custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
     boards = len(world.boards(thread))
-    gate.clear()
+    board_gate.clear()
     await user.click(hand, custom_id=custom_id, wait=False)
     await world.wait(lambda: "You played" in hand.content, "the answer came")
     assert len(world.boards(thread)) == boards, "the move's board could not be drawn yet"
-    gate.set()
+    board_gate.set()
     await world.desk.deliveries_done()
     assert len(world.boards(thread)) > boards, "the board follows the answer"
     assert world.newest_board(thread).files
@@ -145,9 +123,9 @@ async def test_a_new_season_is_acknowledged_before_it_is_stored(world: World) ->
 
 
 async def test_show_my_hand_is_answered_while_the_newest_board_is_still_being_drawn(
-    world: World, gate: threading.Event
+    world: World, board_gate: threading.Event
 ) -> None:
-    gate.set()  # the first board
+    board_gate.set()  # the first board
     table_id, thread = await start_for_two(world, "tock", seed=21)
     board = world.newest_board(thread)
     user = to_act(board, [world.alice, world.bob])[0]
@@ -161,7 +139,7 @@ async def test_show_my_hand_is_answered_while_the_newest_board_is_still_being_dr
     else:
         await press(world, user, hand, find(hand, ":card:0")["custom_id"])
         custom_id = next(c["custom_id"] for c in hand.buttons if ":mv:" in c["custom_id"])
-    gate.clear()
+    board_gate.clear()
     await user.click(hand, custom_id=custom_id, wait=False)
     await world.wait(lambda: "You played" in hand.content, "the answer came")
     # The thread's board is the old one, its successor is being drawn: the other player's
@@ -171,7 +149,7 @@ async def test_show_my_hand_is_answered_while_the_newest_board_is_still_being_dr
     assert world.newest_board(thread).id == board.id, "answered before the new board came"
     assert other_hand.files, other_hand.text  # the hand's image: the hand itself
     assert "newest board" not in other_hand.text
-    gate.set()
+    board_gate.set()
     await world.desk.deliveries_done()
     assert world.newest_board(thread).id != board.id
 

@@ -4,40 +4,14 @@ under way are sent together (the thread catches up in one post instead of fallin
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import threading
-from collections.abc import AsyncIterator
-from typing import Any
-
-import pytest
 
 from bot.discord_ui.delivery_queue import DeliveryQueue
-from bot.discord_ui.rendering import Renderer
 from bot.model.effects import Effects, PublicUpdate
 from bot.model.table import TableRecord
 from i18n.message import msg
 from tests.bot.discord.conftest import World
 from tests.bot.discord.test_lobby import start_for_two
-
-
-@pytest.fixture
-async def board_gate(world: World) -> AsyncIterator[threading.Event]:
-    """Boards are drawn only once the returned event is set (the bot restarts with it)."""
-    closed = threading.Event()
-    renderer = Renderer.load()
-    draw = renderer.render_board
-    assert draw is not None
-
-    def gated(*args: Any, **kwargs: Any) -> bytes:
-        closed.wait(10)
-        return draw(*args, **kwargs)
-
-    world.renderer = dataclasses.replace(renderer, render_board=gated)
-    await world.restart()
-    try:
-        yield closed
-    finally:
-        closed.set()  # never leave a drawing thread waiting
 
 
 def _effects(table_id: int, version: int) -> Effects:
