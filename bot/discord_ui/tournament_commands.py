@@ -35,6 +35,9 @@ from i18n.words import duration_text
 
 log = logging.getLogger(__name__)
 
+#: Discord's code for a message that already has its thread (another process opened it).
+THREAD_ALREADY_CREATED = 160004
+
 #: The control actions of a sign-up post.
 JOIN, LEAVE = "tnjoin", "tnleave"
 TOURNAMENT_ACTIONS = frozenset({JOIN, LEAVE})
@@ -291,7 +294,9 @@ class TournamentDesk:
         for number, table in enumerate(opened.tables, start=1):
             slot = int(table.record.extra.get("tournament_slot", number - 1)) + 1
             who = join_list([names.get(k, k) for k in table.entrants], locale)
-            thread = await self._open_thread(channel, record, opened.number, slot, who, locale)
+            thread = await self._open_thread(
+                channel, record, opened.number, slot, who, locale, table.record.id
+            )
             if thread is None:
                 continue
             stored = await self.desk.service.set_thread(table.record.id, thread.id)
@@ -302,16 +307,25 @@ class TournamentDesk:
             else:
                 await self.desk.publisher.ensure_board(stored.id)
             lines.append(
-                t("tournament.round.table", locale, number=slot, names=who, thread=thread.mention)
+                t(
+                    "tournament.round.table",
+                    locale,
+                    number=slot,
+                    names=who,
+                    thread=f"<#{thread.id}>",
+                )
             )
             pings.extend(s.user_id for s in stored.seats if s.user_id is not None)
         if opened.byes:
             byes = join_list([names.get(k, k) for k in opened.byes], locale)
             lines.append(t("tournament.round.bye", locale, names=byes))
         mentions = " ".join(f"<@{user}>" for user in dict.fromkeys(pings))
+        # Two processes of one shard may both post a round (a rolling restart): the round's
+        # nonce makes Discord keep one message of the two.
         await channel.send(
             "\n".join([*lines, mentions]) if mentions else "\n".join(lines),
             allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            nonce=f"r{record.id}.{opened.number}",
         )
 
     async def _open_thread(
@@ -322,14 +336,27 @@ class TournamentDesk:
         slot: int,
         who: str,
         locale: str,
+        table_id: int,
     ) -> Any:
         title = t("tournament.round.thread", locale, id=record.id, round=round_number, number=slot)
         try:
+            # The table's nonce: a second process opening the same round gets the same starter
+            # message from Discord, and its thread (a thread started from a message has the
+            # message's id) rather than a second one.
             message = await channel.send(
                 t("tournament.round.table", locale, number=slot, names=who, thread="🧵"),
                 allowed_mentions=discord.AllowedMentions.none(),
+                nonce=f"t{table_id}",
             )
-            return await message.create_thread(name=title[:100], auto_archive_duration=1440)
+            known = channel.guild.get_thread(message.id)  # its THREAD_CREATE reached us too
+            if known is not None:
+                return known
+            try:
+                return await message.create_thread(name=title[:100], auto_archive_duration=1440)
+            except discord.HTTPException as error:
+                if error.code != THREAD_ALREADY_CREATED:
+                    raise
+                return channel.guild.get_thread(message.id) or discord.Object(message.id)
         except discord.HTTPException as error:
             log.warning("could not open a thread of tournament %s: %s", record.id, error)
             return None

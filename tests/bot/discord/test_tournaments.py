@@ -15,7 +15,9 @@ import json
 import os
 import random
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -282,3 +284,37 @@ async def test_a_round_robin_of_four_tock_players(tmp_path: Path) -> None:
         assert met == sorted(sorted(p) for p in itertools.combinations(keys, 2))
         table = (await world.desk.service.tournaments.standings(record.id))[1]
         assert {s.key: s.points for s in table} == await expected_points(world, record)
+
+
+async def test_a_round_posted_by_two_processes_opens_one_thread_per_table(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rolling restart: both processes of one shard post the round that just opened. The
+    starter message of each table and the round's post carry nonces, so Discord keeps one of
+    each; the second process finds the table's thread instead of opening another."""
+    assert world.desk is not None
+    desk: Any = world.desk.tournament_desk  # type: ignore[attr-defined]
+    opened_rounds: list[Any] = []
+    round_opened = desk.round_opened
+
+    async def kept(opened: Any) -> None:
+        opened_rounds.append(opened)
+        await round_opened(opened)
+
+    monkeypatch.setattr(desk, "round_opened", kept)
+    await world.alice.slash(world.channel, "tournament new", game="tock", format="swiss")
+    for user in (world.alice, world.bob):
+        await user.click(signup_post(world), label="Join")
+    await world.alice.slash(world.channel, "tournament host", action="start")
+    await world.desk.deliveries_done()
+    assert len(opened_rounds) == 1
+    threads = world.fake.threads(world.channel)
+    posts = len(world.fake.messages(world.channel))
+    table = opened_rounds[0].tables[0].record
+    thread_id = (await world.desk.service.get(table.id)).thread_id
+
+    await desk._post_round(replace(opened_rounds[0]))  # the other process, same round
+    await world.desk.deliveries_done()
+    assert world.fake.threads(world.channel) == threads, "no second thread"
+    assert len(world.fake.messages(world.channel)) == posts, "no second starter or round post"
+    assert (await world.desk.service.get(table.id)).thread_id == thread_id
