@@ -69,3 +69,35 @@ def open_page(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
     return page
+
+
+# The figure spots lit on the Carcassonne board as the page lays them out: each ring's box in
+# CSS px, and whether the board is zoomed to the new tile. Run with ``evaluate_all`` on the
+# ``FIGURE_SPOTS`` locator (sync or async Playwright alike).
+FIGURE_SPOTS = ".carcassonne-board .target[data-target^='figure:']"
+SPOT_BOXES = """nodes => nodes.map(n => {
+  const r = n.getBoundingClientRect();
+  return {id: n.dataset.target, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+          zoomed: n.ownerSVGElement.classList.contains('zoomed')};
+})"""
+
+
+def overlapping_spots(boxes: list[dict[str, Any]], finger: float = 40) -> list[str]:
+    """What makes the figure spots hard to tap: two rings whose boxes overlap, or a ring
+    smaller than ``finger`` CSS px. Empty when every spot is a clear, separate target."""
+    faults = [
+        f"{b['id']} is {b['right'] - b['left']:.0f} px wide"
+        for b in boxes
+        if b["right"] - b["left"] < finger or b["bottom"] - b["top"] < finger
+    ]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = (
+                a["right"] <= b["left"]
+                or b["right"] <= a["left"]
+                or a["bottom"] <= b["top"]
+                or b["bottom"] <= a["top"]
+            )
+            if not apart:
+                faults.append(f"{a['id']} overlaps {b['id']}")
+    return faults

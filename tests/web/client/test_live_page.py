@@ -15,7 +15,7 @@ import pytest
 
 import engine.tock as tock
 from tests.web.client.activity import activity_query, parent_page
-from tests.web.client.conftest import open_page
+from tests.web.client.conftest import FIGURE_SPOTS, SPOT_BOXES, open_page, overlapping_spots
 from tests.web.client.stub import Stub, StubTable, play_until
 
 pytestmark = pytest.mark.slow
@@ -186,8 +186,9 @@ def test_player_swaps_with_a_jack_by_clicking(
     assert not page_errors
 
 
+@pytest.mark.parametrize("width", [1200, 400])
 def test_player_places_a_carcassonne_tile_with_a_figure(
-    browser: Any, stub: tuple[Stub, str], page_errors: list[str]
+    browser: Any, stub: tuple[Stub, str], page_errors: list[str], width: int
 ) -> None:
     server, base = stub
     table = server.add_table("carcassonne", 2, 4)
@@ -197,7 +198,7 @@ def test_player_places_a_carcassonne_tile_with_a_figure(
             len(t.moves) >= 6 and t.message(0)["to_act"] == [0] and t.state_phase() == "place"
         ),
     )
-    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors)
+    _page, frame = sign_in_page(browser, base, server, table, 0, page_errors, width=width)
     cells = frame.locator(".carcassonne-board .target[data-target^='cell:']")
     cells.first.wait_for(timeout=5000)
     # Take the cell whose options offer a figure on a city, road or field.
@@ -207,8 +208,13 @@ def test_player_places_a_carcassonne_tile_with_a_figure(
     turns = frame.locator("#choices [data-target^='turn:']")
     if turns.count():
         turns.first.click()
-    spot = frame.locator(".carcassonne-board .target[data-target^='figure:']").first
+    spot = frame.locator(FIGURE_SPOTS).first
     spot.wait_for(timeout=5000)
+    boxes = frame.locator(FIGURE_SPOTS).evaluate_all(SPOT_BOXES)
+    if width == 400:
+        # On a phone the board zooms to the new tile: the spots are separate fingertip targets.
+        assert all(box["zoomed"] for box in boxes)
+        assert overlapping_spots(boxes) == []
     chosen = spot.get_attribute("data-target")
     spot.click()
     moves = [m for m in server.received if m["type"] == "move"]
@@ -216,6 +222,7 @@ def test_player_places_a_carcassonne_tile_with_a_figure(
     x, y = cell.split(":")[1].split(",")
     frame.locator(f".figure[data-seat='0'][data-cell='{x},{y}']").wait_for(timeout=5000)
     assert frame.locator(f".tile[data-cell='{x},{y}']").count() == 1
+    assert frame.locator(".carcassonne-board.zoomed").count() == 0
     assert not page_errors
 
 

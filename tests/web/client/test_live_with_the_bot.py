@@ -28,7 +28,7 @@ from tests.bot.discord.conftest import World, running_world
 from tests.bot.discord.driving import Stats, play_race_turn
 from tests.bot.discord.test_lobby import open_table, start_for_two
 from tests.web.client.activity import parent_page
-from tests.web.client.conftest import CHROMIUM
+from tests.web.client.conftest import CHROMIUM, FIGURE_SPOTS, SPOT_BOXES, overlapping_spots
 from tests.web.live import config
 
 pytestmark = pytest.mark.slow
@@ -208,11 +208,20 @@ async def test_a_carcassonne_tile_and_figure_by_clicking(world: World, shots: Pa
         turns = frame.locator("#choices [data-target^='turn:']")
         if await turns.count():
             await turns.first.click()
-        spot = frame.locator(".carcassonne-board .target[data-target^='figure:']").first
+        spot = frame.locator(FIGURE_SPOTS).first
         await spot.wait_for(timeout=10000)
         await page.screenshot(path=str(shots / "live-carcassonne-figure-400.png"))
+        # On a phone the board zooms to the new tile: each spot a separate fingertip target,
+        # "No figure" still a button.
+        boxes = await frame.locator(FIGURE_SPOTS).evaluate_all(SPOT_BOXES)
+        assert len(boxes) >= 2
+        assert all(box["zoomed"] for box in boxes)
+        assert overlapping_spots(boxes) == []
+        assert await frame.locator("#choices [data-target$=':none']").count() == 1
         await spot.click()
         await frame.locator(f".figure[data-cell='{chosen_cell}']").first.wait_for(timeout=10000)
+        # The figure step over: the whole map again.
+        assert await frame.locator(".carcassonne-board.zoomed").count() == 0
         assert await frame.locator(f".tile[data-cell='{chosen_cell}']").count() == 1
     assert not errors
 

@@ -11,6 +11,15 @@ const EMPTY_CELL = "#ece8de";
 const GRID = "#ddd9cd";
 const RULER = 34;
 const MIN_CELL_PX = 46;
+// The figure step zooms in when a whole-map cell would be smaller than this (a phone): the
+// new tile's spots lie a few px apart there. The zoomed view is centred on the new tile, as
+// many cells wide as fit at ZOOM_CELL_PX (at least ZOOM_CELLS: on a phone the tile and half
+// of each neighbour), and the spots are spread to ZOOM_GAP apart.
+const ZOOM_BELOW_PX = 150;
+const ZOOM_CELL_PX = 190;
+const ZOOM_CELLS = 2;
+const ZOOM_RING = 13;
+const ZOOM_GAP = 2 * ZOOM_RING + 10;
 
 // Figure outlines in units of the letter size (renderer/carcassonne/board.py).
 const MEEPLE = [[-0.32, -0.42], [0.32, -0.42], [1.0, -0.12], [1.02, 0.24], [0.5, 0.26], [0.82, 1.0], [0.14, 1.0], [0.0, 0.78], [-0.14, 1.0], [-0.82, 1.0], [-0.5, 0.26], [-1.02, 0.24], [-1.0, -0.12]];
@@ -84,9 +93,11 @@ export class CarcassonneBoard {
     this.bounds = { minX, minY, cols: maxX - minX + 1, rows: maxY - minY + 1 };
     const w = this.bounds.cols * T;
     const h = this.bounds.rows * T;
-    this.svg.setAttribute("viewBox", `${-RULER} ${-RULER} ${w + RULER + 4} ${h + RULER + 4}`);
+    this.wholeView = `${-RULER} ${-RULER} ${w + RULER + 4} ${h + RULER + 4}`;
     // A cell never smaller than a fingertip: on a phone a large map scrolls sideways.
-    this.svg.style.minWidth = `${Math.round(((w + RULER + 4) * MIN_CELL_PX) / T)}px`;
+    this.wholeMinWidth = `${Math.round(((w + RULER + 4) * MIN_CELL_PX) / T)}px`;
+    this.zoomed = null;
+    this.showWhole();
     this.cells = new Map(board.map((t) => [`${t.x},${t.y}`, t]));
     for (const name of ["grid", "tiles", "frames", "figures", "badges"]) empty(this.layers[name]);
     this.drawGrid();
@@ -96,6 +107,35 @@ export class CarcassonneBoard {
     if (!keepHighlight) this.clear();
     else if (this.lastHighlight) this.highlight(...this.lastHighlight);
     this.showLatest();
+  }
+
+  /** The whole map in the box (the view of every step but a zoomed figure step). */
+  showWhole() {
+    this.zoomed = null;
+    this.svg.classList.remove("zoomed");
+    this.svg.setAttribute("viewBox", this.wholeView);
+    this.svg.style.minWidth = this.wholeMinWidth;
+  }
+
+  /**
+   * Zoom to the tile at ``x``, ``y`` and its neighbours when the whole map's cells are
+   * smaller than ZOOM_BELOW_PX on screen (a phone, a large map). Returns whether it did.
+   */
+  zoomTo(x, y) {
+    const box = this.svg.parentElement;
+    const wholeWidth = Number(this.wholeView.split(" ")[2]);
+    // The width the map gets in its box (a wider map scrolls at MIN_CELL_PX a cell).
+    const width = Math.max(box ? box.clientWidth : 0, parseFloat(this.wholeMinWidth) || 0);
+    if (!width || (width * T) / wholeWidth >= ZOOM_BELOW_PX) return false;
+    const [ox, oy] = this.origin(x, y);
+    const cells = Math.max(ZOOM_CELLS, Math.floor((box ? box.clientWidth : 0) / ZOOM_CELL_PX));
+    const margin = ((cells - 1) * T) / 2;
+    this.zoomed = { x, y };
+    this.svg.classList.add("zoomed");
+    this.svg.setAttribute("viewBox", `${ox - margin} ${oy - margin} ${cells * T} ${cells * T}`);
+    this.svg.style.minWidth = "";
+    if (box) box.scrollLeft = 0;
+    return true;
   }
 
   /** Scroll a map wider than its box so the latest tile is in sight. */
@@ -237,6 +277,13 @@ export class CarcassonneBoard {
     let figureTile = null;
     if (cell && current && rot !== null) figureTile = { tile: current, x: cell[0], y: cell[1], rot };
     else if (!cell && (view.board || []).length) figureTile = view.board[view.board.length - 1];
+    // The figure step: zoomed to the tile on a small screen, the whole map at any other step.
+    const figureStep = figureTile && [...targets].some((id) => splitTarget(id)[0] === "figure" && splitTarget(id)[1] !== "none");
+    const wasZoomed = this.zoomed;
+    this.showWhole();
+    const zoomed = figureStep && this.zoomTo(figureTile.x, figureTile.y);
+    if (!zoomed && wasZoomed) this.showLatest();
+    const centres = zoomed ? this.spreadSpots(figureTile, targets) : null;
     const used = new Map();
     for (const id of targets) {
       const [kind, pos] = splitTarget(id);
@@ -254,19 +301,19 @@ export class CarcassonneBoard {
         const key = `${sx},${sy}`;
         const n = used.get(key) || 0;
         used.set(key, n + 1);
-        const cx = ox + sx * T + n * 22;
-        const cy = oy + sy * T;
+        const [cx, cy] = centres ? centres.get(id) : [ox + sx * T + n * 22, oy + sy * T];
+        const ringR = zoomed ? ZOOM_RING : 15;
         // The figure as it would stand there (a farmer on a field, a monk on a monastery),
         // faint in the player's colour, in a lit ring.
         const you = this.state.you;
         if (you && Number.isInteger(you.seat)) {
-          const ghost = figureShape(lit, cx, cy, figureKind("follower", segment), seatColour(this.state, you.seat), seatLetter(this.state, you.seat), T * 0.2);
+          const ghost = figureShape(lit, cx, cy, figureKind("follower", segment), seatColour(this.state, you.seat), seatLetter(this.state, you.seat), zoomed ? T * 0.14 : T * 0.2);
           ghost.setAttribute("opacity", "0.6");
         }
-        const ring = el("circle", { cx, cy, r: 15, fill: WHITE, "fill-opacity": 0.01, stroke: HIGHLIGHT, "stroke-width": 4, class: "target", "data-target": id }, lit);
+        const ring = el("circle", { cx, cy, r: ringR, fill: WHITE, "fill-opacity": 0.01, stroke: HIGHLIGHT, "stroke-width": 4, class: "target", "data-target": id }, lit);
         ring.style.cursor = "pointer";
         this.targets.bind(ring, id, this.options.labelFor && this.options.labelFor(id));
-        spots.push({ id, x: cx, y: cy, r: 22 });
+        spots.push({ id, x: cx, y: cy, r: zoomed ? ZOOM_GAP / 2 : 22 });
       } else {
         missing.push(id);
       }
@@ -275,7 +322,62 @@ export class CarcassonneBoard {
     return missing;
   }
 
+  /**
+   * The ring centres (board units) of the figure targets on ``tile`` when zoomed: each at
+   * its segment's spot, pushed apart until any two are ZOOM_GAP apart (some tiles have spots
+   * a few units apart, or two figures on one spot), and kept on the tile.
+   */
+  spreadSpots(tile, targets) {
+    const [ox, oy] = this.origin(tile.x, tile.y);
+    const points = [];
+    for (const id of targets) {
+      const [kind, pos] = splitTarget(id);
+      if (kind !== "figure" || pos === "none") continue;
+      const [sx, sy] = this.spot(tile.tile, tile.rot || 0, targetSegment(pos));
+      // A nudge of a unit, its direction per target: spots in a line (a city above a field
+      // above a city) then spread sideways as well, not only along the line to the tile's edge.
+      const angle = points.length * 2.4;
+      points.push({ id, x: ox + sx * T + Math.cos(angle), y: oy + sy * T + Math.sin(angle) });
+    }
+    const lo = ZOOM_RING - 2;
+    const hi = T - ZOOM_RING + 2;
+    for (let round = 0; round < 200; round++) {
+      let moved = false;
+      for (let i = 0; i < points.length; i++) {
+        for (let j = i + 1; j < points.length; j++) {
+          const a = points[i];
+          const b = points[j];
+          let dx = b.x - a.x;
+          let dy = b.y - a.y;
+          let d = Math.hypot(dx, dy);
+          if (d >= ZOOM_GAP) continue;
+          if (d < 1e-6) {
+            // One spot for two targets: side by side, in a fixed direction per pair.
+            const angle = ((i * 7 + j * 3) % 8) * (Math.PI / 4);
+            [dx, dy, d] = [Math.cos(angle), Math.sin(angle), 1];
+          }
+          const push = (ZOOM_GAP - d) / 2 + 0.5;
+          a.x -= (dx / d) * push;
+          a.y -= (dy / d) * push;
+          b.x += (dx / d) * push;
+          b.y += (dy / d) * push;
+          moved = true;
+        }
+      }
+      for (const p of points) {
+        p.x = Math.min(ox + hi, Math.max(ox + lo, p.x));
+        p.y = Math.min(oy + hi, Math.max(oy + lo, p.y));
+      }
+      if (!moved) break;
+    }
+    return new Map(points.map((p) => [p.id, [p.x, p.y]]));
+  }
+
   clear() {
+    if (this.zoomed) {
+      this.showWhole();
+      this.showLatest();
+    }
     this.lastHighlight = null;
     empty(this.layers.ghost);
     empty(this.layers.lit);
