@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from bot.discord_ui.replies import INTERACTION_ACKNOWLEDGED
+
 REDACTED = "[redacted]"
 
 
@@ -39,10 +41,6 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-#: Discord's error code for a second acknowledgement of one interaction (see replies.py).
-_ACKNOWLEDGED = 40060
-
-
 class AcknowledgedElsewhere(logging.Filter):
     """Turn discord.py's ERROR about an autocomplete answer Discord refused because another
     process answered first (40060: two processes got it, during a rolling restart) into one
@@ -50,7 +48,8 @@ class AcknowledgedElsewhere(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if getattr(error, "code", None) == _ACKNOWLEDGED and record.levelno >= logging.ERROR:
+        refused = getattr(error, "code", None) == INTERACTION_ACKNOWLEDGED
+        if refused and record.levelno >= logging.ERROR:
             record.levelno, record.levelname = logging.INFO, "INFO"
             record.msg = "answered by another process: " + str(record.msg)
             record.exc_info, record.exc_text = None, None
