@@ -217,6 +217,12 @@ def test_player_places_a_carcassonne_tile_with_a_figure(
         assert overlapping_spots(boxes) == []
     chosen = spot.get_attribute("data-target")
     spot.click()
+    # The click's move reaches the stub over the socket a moment later.
+    deadline = time.monotonic() + 5
+    while not any(m.get("path") == [chosen] for m in server.received) and (
+        time.monotonic() < deadline
+    ):
+        time.sleep(0.05)
     moves = [m for m in server.received if m["type"] == "move"]
     assert moves[-1]["path"] == [chosen]
     x, y = cell.split(":")[1].split(",")
