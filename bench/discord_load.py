@@ -19,8 +19,10 @@ for a "before" figure). A level takes ``--duration`` + 20 to 35 seconds.
 Printed per level (issue 30's figures and issue 29's answer delay, in one run):
 
 * moves/s: entries added to the tables' move logs (the people's and the bots' moves), read
-  from the SQLite file; thread posts/s and the requests/s on routes under Discord's global
-  limit of 50 a second (the publisher paces itself to 40: ``bot/discord_ui/pace.py``);
+  from the SQLite file; thread posts/s (public messages, on the thread's route or as a
+  click's follow-up) and the requests/s on routes under Discord's global limit of 50 a second
+  (the publisher paces itself to 40: ``bot/discord_ui/pace.py``; interaction routes are not
+  bound to it: ``bot/discord_ui/click_route.py``);
 * click → ack: from a click to the bot's initial response (Discord's 3 s deadline);
 * click → board: from a click that stored a change (a move, a card passed) to the first board
   image in the table's thread made for that change's version or a later one (posted or
@@ -94,6 +96,10 @@ HARD_BUDGETS = {
 POST_MESSAGE = "^/channels/(?P<channel>[^/]+)/messages$"
 #: ... and of a message edited.
 EDIT_MESSAGE = "^/channels/(?P<channel>[^/]+)/messages/(?P<message>[^/]+)$"
+#: ... and the same through an interaction's token (a click's board goes out as a follow-up).
+POST_FOLLOWUP = "^/webhooks/(?P<app>[^/]+)/(?P<token>[^/]+)$"
+EDIT_FOLLOWUP = "^/webhooks/(?P<app>[^/]+)/(?P<token>[^/]+)/messages/(?P<message>[^/]+)$"
+MESSAGE_ROUTES = (POST_MESSAGE, EDIT_MESSAGE, POST_FOLLOWUP, EDIT_FOLLOWUP)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -147,7 +153,8 @@ class Watch:
     acks: dict[int, float] = field(default_factory=dict)
     #: Interaction id -> wall times the bot touched it (its deferral, its answers).
     touches: dict[int, list[float]] = field(default_factory=dict)
-    #: Thread id -> (time, table version) of each post or edit that carried a board image.
+    #: Thread id -> (time, table version) of each public post or edit that carried a board
+    #: image (on the thread's route, or as a click's follow-up).
     boards: dict[int, list[tuple[float, int]]] = field(default_factory=dict)
     #: Thread id -> times of the messages posted in it.
     posts: dict[int, list[float]] = field(default_factory=dict)
@@ -162,7 +169,7 @@ class Watch:
         def wrap(method: str, regex: Any, handler: Any, auth: bool) -> Any:
             is_callback = regex.pattern.endswith("/callback$")
             exempt = is_callback or regex.pattern.startswith("^/webhooks/")
-            thread_message = regex.pattern in (POST_MESSAGE, EDIT_MESSAGE)
+            message_route = regex.pattern in MESSAGE_ROUTES
 
             async def watched(fake: FakeDiscord, req: Any) -> Any:
                 result = await handler(fake, req)
@@ -171,8 +178,10 @@ class Watch:
                     self.acks.setdefault(int(req.args["interaction"]), now)
                 if not exempt:
                     self.limited += 1
-                if thread_message and method in ("POST", "PATCH"):
-                    channel = int(req.args["channel"])
+                public = isinstance(result, dict) and not int(result.get("flags") or 0) & 64
+                if message_route and method in ("POST", "PATCH") and public:
+                    # In the thread, on its route or as a click's follow-up (not a private one).
+                    channel = int(result["channel_id"])
                     if method == "POST":
                         self.posts.setdefault(channel, []).append(now)
                     payload = req.payload if isinstance(req.payload, dict) else {}

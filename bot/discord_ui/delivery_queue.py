@@ -20,13 +20,15 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.discord_ui.click_route import ClickRoute, newest
 from bot.model.effects import Effects
 
 log = logging.getLogger(__name__)
 
 #: Sends one (merged) delivery: the effects, whether the open hands are refreshed after
-#: it, and the user whose own answer already shows their hand (not refreshed).
-Send = Callable[[Effects, bool, "int | None"], Awaitable[None]]
+#: it, the user whose own answer already shows their hand (not refreshed), and the route of
+#: the newest click among them (its boards may go out there, bot.discord_ui.click_route).
+Send = Callable[[Effects, bool, "int | None", "ClickRoute | None"], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -36,6 +38,7 @@ class _Waiting:
     refresh: bool
     then: Callable[[], Awaitable[None]] | None
     done: asyncio.Future[None] | None
+    via: ClickRoute | None
 
 
 class DeliveryQueue:
@@ -58,12 +61,14 @@ class DeliveryQueue:
         refresh: bool = True,
         then: Callable[[], Awaitable[None]] | None = None,
         wait: bool = False,
+        via: ClickRoute | None = None,
     ) -> asyncio.Future[None] | None:
         """Queue ``effects`` for delivery (then ``then``); with ``wait``, a future that is
-        done once they were delivered."""
+        done once they were delivered. ``via``: the route of the click that made them."""
         table_id = effects.table.id
         done = asyncio.get_running_loop().create_future() if wait else None
-        self._waiting.setdefault(table_id, []).append(_Waiting(effects, skip, refresh, then, done))
+        waiting = _Waiting(effects, skip, refresh, then, done, via)
+        self._waiting.setdefault(table_id, []).append(waiting)
         if table_id not in self._drainers:
             self._drainers[table_id] = asyncio.create_task(self._drain(table_id))
         return done
@@ -91,7 +96,8 @@ class DeliveryQueue:
                 skips = {entry.skip for entry in batch}
                 skip = skips.pop() if len(skips) == 1 else None
                 try:
-                    await self._send(effects, any(e.refresh for e in batch), skip)
+                    via = newest([entry.via for entry in batch])
+                    await self._send(effects, any(e.refresh for e in batch), skip, via)
                 except Exception:
                     log.exception("delivering effects of table %s failed", table_id)
                 for entry in batch:

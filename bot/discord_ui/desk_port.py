@@ -60,10 +60,17 @@ class PlayDesk(Protocol):
         """Send the public part of ``effects``; then refresh the open hands unless told not."""
         ...
 
-    def deliver_soon(self, effects: Effects, *, skip: int | None = None) -> None:
+    def deliver_soon(
+        self,
+        effects: Effects,
+        *,
+        skip: int | None = None,
+        via: discord.Interaction | None = None,
+    ) -> None:
         """Send the public part of ``effects`` and refresh the open hands (except ``skip``'s)
         in the background, after the table's earlier deliveries: the clicker's answer does
-        not wait for the boards."""
+        not wait for the boards. ``via``: the click that made them (its interaction may
+        carry their board, :mod:`bot.discord_ui.click_route`)."""
         ...
 
     async def refresh_hands(self, effects: Effects, *, skip: int | None = None) -> None:

@@ -25,6 +25,7 @@ from discord import app_commands
 
 from bot.discord_ui import race_prompts, tile_prompts
 from bot.discord_ui.after_game import AfterGame
+from bot.discord_ui.click_route import ClickRoute
 from bot.discord_ui.components import BOARD_ACTIONS
 from bot.discord_ui.custom_ids import BadCustomId, ControlId
 from bot.discord_ui.delivery_queue import DeliveryQueue
@@ -325,13 +326,16 @@ class FrontDesk:
         assert done is not None
         await done
 
-    async def _deliver_now(self, effects: Effects, refresh: bool, skip: int | None) -> None:
-        """One delivery of the queue: the boards, then the open hands but ``skip``'s."""
+    async def _deliver_now(
+        self, effects: Effects, refresh: bool, skip: int | None, via: ClickRoute | None
+    ) -> None:
+        """One delivery of the queue: the boards (through ``via`` where they may), then the
+        open hands but ``skip``'s."""
         self.remember(effects.table)
         # This task says the table's messages in its game's words (the open hands too).
         use_game_terms(effects.table.game)
         try:
-            await self.publisher.deliver(effects)
+            await self.publisher.deliver(effects, via=via)
         except discord.HTTPException as error:
             log.warning(
                 "delivering effects of table %s failed (%s); the board follows later",
@@ -347,12 +351,16 @@ class FrontDesk:
         *,
         skip: int | None = None,
         then: Callable[[], Awaitable[None]] | None = None,
+        via: discord.Interaction | None = None,
     ) -> None:
         """Deliver ``effects`` (then refresh the open hands but ``skip``'s, then ``then``) in
         the background: the person who acted is answered as soon as the move is stored, not
         after the board was drawn and posted. The table's queue keeps its deliveries in
-        order, and merges those that wait (:mod:`bot.discord_ui.delivery_queue`)."""
-        self.deliveries.put(effects, skip=skip, then=then)
+        order, and merges those that wait (:mod:`bot.discord_ui.delivery_queue`). ``via``:
+        the click that made them, whose interaction may carry their board
+        (:mod:`bot.discord_ui.click_route`)."""
+        route = ClickRoute.of(via, self.service.clock.now()) if via is not None else None
+        self.deliveries.put(effects, skip=skip, then=then, via=route)
 
     def run_soon(self, work: Callable[[], Awaitable[None]], what: str) -> None:
         """Run ``work`` (posts about a change already stored and answered: a tournament's

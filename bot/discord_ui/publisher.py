@@ -15,6 +15,10 @@ process holds the table's posting lease (:meth:`TableService.claim_board`), so t
 overlapping on a shard never both post; a board is recorded only after Discord took it and the
 old controls are gone. After a crash :meth:`Publisher.ensure_board` finds a board Discord took
 in the thread (and deletes the digest that a re-post replaced) instead of posting it again.
+
+The digest that follows a person's click goes out as a follow-up of that click, and is edited
+through the same interaction token while it lives (:mod:`bot.discord_ui.click_route`): those
+routes are outside Discord's global rate limit, which the channel routes share.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import discord
 
 from bot.discord_ui import digest
 from bot.discord_ui import tile_words as carcassonne
+from bot.discord_ui.click_route import ClickRoute
 from bot.discord_ui.components import button, make_view, select
 from bot.discord_ui.custom_ids import control_id
 from bot.discord_ui.live_links import LiveLinks
@@ -241,6 +246,9 @@ class Publisher:
         self.prompt_since: Callable[[int, int], float | None] | None = None
         #: Keeps the publisher under Discord's global rate limit (bot.discord_ui.pace).
         self.pace = Pace()
+        #: Per table: the digests this process posted as a click's follow-up, by message id,
+        #: with the click's route (edited through it while its token lives).
+        self._routes: PerTable[dict[int, ClickRoute]] = PerTable()
         #: The live board's buttons on each board (#33), when the bot serves it.
         self.live: LiveLinks | None = None
         #: The time ``prompt_since`` is measured in (the service's clock).
@@ -257,6 +265,7 @@ class Publisher:
             self._digests,
             self._waiting,
             self._acted,
+            self._routes,
         )
 
     def lock(self, table_id: int) -> asyncio.Lock:
@@ -275,9 +284,10 @@ class Publisher:
             channel = await self.bot.fetch_channel(channel_id)
         return channel
 
-    async def deliver(self, effects: Effects) -> None:
+    async def deliver(self, effects: Effects, *, via: ClickRoute | None = None) -> None:
         """Send every public update of ``effects``, in order: the moves as turn digests
-        (:mod:`bot.discord_ui.digest`), reminders as messages of their own."""
+        (:mod:`bot.discord_ui.digest`), reminders as messages of their own. A new digest goes
+        out through ``via`` (the click that made the moves) when it serves the thread."""
         if not effects.public:
             return
         table = effects.table
@@ -296,7 +306,7 @@ class Publisher:
                     # the thread catches up in one post instead of one behind the other.
                     groups = [[update for group in groups for update in group]]
                 for group in groups:
-                    await self._deliver_group(table, group)
+                    await self._deliver_group(table, group, via=via)
                 for update in boards:
                     if update.kind == "reminder":
                         await self._post_update_words(table, update, last=True, draw=False)
@@ -336,7 +346,12 @@ class Publisher:
         return recent
 
     async def _deliver_group(
-        self, table: TableRecord, group: list[PublicUpdate], *, nonce: str | None = None
+        self,
+        table: TableRecord,
+        group: list[PublicUpdate],
+        *,
+        nonce: str | None = None,
+        via: ClickRoute | None = None,
     ) -> int | None:
         """Tell ``group`` in the table's digest: a new message when it begins one (or the
         table has none in this process), else the current digest edited; re-posted at the
@@ -423,6 +438,7 @@ class Publisher:
                 nonce,
                 fresh=fresh or elsewhere is not None,
                 elsewhere=elsewhere,
+                via=via,
             )
         finally:
             await self._release(table.id)
@@ -455,6 +471,7 @@ class Publisher:
         *,
         fresh: bool,
         elsewhere: int | None = None,
+        via: ClickRoute | None = None,
     ) -> int:
         """Edit the current digest or post a new one (see :meth:`_deliver_group`), with this
         process holding the posting of the table's boards; the digest's message id."""
@@ -462,7 +479,9 @@ class Publisher:
         placements_view = kwargs["view"]
         message_id: int | None = None
         if not fresh and not due and current is not None:
-            message_id = await self._edit_digest(thread, current.message_id, kwargs, files)
+            message_id = await self._edit_digest(
+                table.id, thread, current.message_id, kwargs, files
+            )
         replaced = None if fresh or current is None else current.message_id
         retired = True
         if message_id is not None and table.id in self._stale:
@@ -479,9 +498,7 @@ class Publisher:
             if replaced is not None:
                 # Whoever finds this post in the thread after a crash deletes the old digest.
                 await self._replacing(table.id, replaced)
-            await self.pace.turn()
-            message = await send_with_retry(thread, kwargs)
-            message_id = int(message.id)
+            message_id = await self._post_new(table, thread, kwargs, newest.version, via)
             left = []
             if elsewhere is not None:
                 # The newest board, posted by another process: its controls go too.
@@ -538,8 +555,67 @@ class Publisher:
             )
         return [image] if image is not None else []
 
+    async def _post_new(
+        self,
+        table: TableRecord,
+        thread: Any,
+        kwargs: dict[str, Any],
+        version: int,
+        via: ClickRoute | None,
+    ) -> int:
+        """Post a digest: as a follow-up of the click ``via`` when it serves the thread (no
+        global rate limit), else in the thread with its nonce. A follow-up that failed is
+        looked for in the thread before the post goes out again (it has no nonce)."""
+        if via is not None and via.serves(thread.id, self.now()):
+            sent = {key: value for key, value in kwargs.items() if key != "nonce"}
+            try:
+                followed = await via.webhook.send(wait=True, **sent)
+            except discord.HTTPException as error:
+                log.info("the follow-up board of table %s failed (%s)", table.id, error.status)
+                if error.status >= 500:  # Discord may have made it all the same
+                    found = await self._boards_of_version(thread, table, version)
+                    if found:
+                        return int(found[0].id)
+                for file in kwargs.get("files", []):
+                    file.reset()
+            else:
+                assert followed is not None  # an application webhook always waits
+                routes = self._routes.setdefault(table.id, {})
+                now = self.now()
+                for old in [m for m, route in routes.items() if not route.serves(thread.id, now)]:
+                    del routes[old]  # its token is out: those messages use the channel
+                routes[followed.id] = via
+                return int(followed.id)
+        await self.pace.turn()
+        message = await send_with_retry(thread, kwargs)
+        return int(message.id)
+
+    async def _edit_message(self, table_id: int, thread: Any, message_id: int, **edit: Any) -> None:
+        """Edit one of the table's messages: through the click that posted it while its token
+        lives (outside the global limit), else on the channel's route, in the pace."""
+        route = self._routes.get(table_id, {}).get(message_id)
+        if route is not None and route.serves(thread.id, self.now()):
+            try:
+                await route.webhook.edit_message(message_id, **edit)
+                return
+            except discord.HTTPException as error:
+                # The token is gone sooner than thought, or Discord refused: the channel's
+                # route can still edit the bot's own message.
+                log.info("editing through a click failed at table %s (%s)", table_id, error.status)
+                self._routes.get(table_id, {}).pop(message_id, None)
+                for file in edit.get("attachments", []):
+                    if isinstance(file, discord.File):
+                        file.reset()
+        await self.pace.turn()
+        await thread.get_partial_message(message_id).edit(**edit)
+
     async def _edit_digest(
-        self, thread: Any, message_id: int, kwargs: dict[str, Any], files: list[discord.File]
+        self,
+        table_id: int,
+        thread: Any,
+        message_id: int,
+        kwargs: dict[str, Any],
+        files: list[discord.File],
     ) -> int | None:
         """Edit the digest in place (its new board replaces the old attachment); None when
         Discord no longer has it (it is posted anew)."""
@@ -547,8 +623,7 @@ class Publisher:
         if files:
             edit["attachments"] = files
         try:
-            await self.pace.turn()
-            await thread.get_partial_message(message_id).edit(**edit)
+            await self._edit_message(table_id, thread, message_id, **edit)
         except discord.NotFound:
             return None
         for file in files:
@@ -559,7 +634,14 @@ class Publisher:
         """Delete the digest that a re-post at the bottom replaces; False if it stays."""
         if getattr(self._last_board.get(table_id), "id", None) == message_id:
             self._last_board.pop(table_id, None)
+        route = self._routes.get(table_id, {}).pop(message_id, None)
         try:
+            if route is not None and route.serves(thread.id, self.now()):
+                try:
+                    await route.webhook.delete_message(message_id)
+                    return True
+                except discord.HTTPException:
+                    pass  # the channel's route below
             await self.pace.turn()
             await thread.get_partial_message(message_id).delete()
         except discord.NotFound:
@@ -764,8 +846,8 @@ class Publisher:
                 continue
             done.add(message.id)
             try:
-                await self.pace.turn()
-                await message.edit(view=None)
+                await self._edit_message(table_id, thread, message.id, view=None)
+                self._routes.get(table_id, {}).pop(message.id, None)  # never edited again
             except discord.NotFound:
                 pass  # deleted: no controls left to click
             except discord.HTTPException:
@@ -862,14 +944,17 @@ class Publisher:
         self._digests.pop(table_id, None)
         return int(message.id)
 
-    async def _boards_of_version(self, thread: Any, table: TableRecord) -> list[Any]:
-        """The bot's recent messages in ``thread`` that show the board of the table's current
-        version (by their controls, or the name of their board image: a finished game's
-        last digest has no controls), newest first."""
+    async def _boards_of_version(
+        self, thread: Any, table: TableRecord, version: int | None = None
+    ) -> list[Any]:
+        """The bot's recent messages in ``thread`` that show the board of ``version`` (the
+        table's current one by default), by their controls or the name of their board image
+        (a finished game's last digest has no controls), newest first."""
         assert self.bot is not None
         assert self.bot.user is not None
-        wanted = control_id(table.id, table.version, "")
-        image = f"board-{table.id}-{table.version}.png"
+        version = table.version if version is None else version
+        wanted = control_id(table.id, version, "")
+        image = f"board-{table.id}-{version}.png"
         found = []
         try:
             async for message in thread.history(limit=HISTORY_SCAN):

@@ -617,7 +617,7 @@ async def play(
         after = await desk.service.private_info(control.table, interaction.user.id)
     # Answers first: the move is stored, so the player hears it now; the boards are drawn
     # and posted (and the others' hands refreshed) in the background, in the table's order.
-    desk.deliver_soon(effects, skip=interaction.user.id)
+    desk.deliver_soon(effects, skip=interaction.user.id, via=interaction)
     return await _answer_with_hand(desk, interaction, control.table, notes, label)
 
 
@@ -680,7 +680,7 @@ async def pick(
     effects = await desk.service.exchange_pick(
         control.table, interaction.user.id, token, control.version
     )
-    desk.deliver_soon(effects, skip=interaction.user.id)  # the answer does not wait for it
+    desk.deliver_soon(effects, skip=interaction.user.id, via=interaction)  # answer first
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     locale = locale_of(interaction)
     card = card_label(token, locale)

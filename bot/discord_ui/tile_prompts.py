@@ -372,7 +372,7 @@ async def _place_first(
         control.table, interaction.user.id, f"{x},{y}@{rot}", control.version
     )
     # The boards are drawn and posted in the background; the answer does not wait for them.
-    desk.deliver_soon(effects)
+    desk.deliver_soon(effects, via=interaction)
     after: PrivateInfo = await desk.service.private_info(control.table, interaction.user.id)
     prompt = await _start_prompt(desk, after, locale_of(interaction))
     await edit_prompt(interaction, prompt, keep_image=False)
@@ -431,6 +431,6 @@ async def _act(
     desk: PlayDesk, interaction: discord.Interaction, control: ControlId, move: str, label: str
 ) -> None:
     effects = await desk.service.act(control.table, interaction.user.id, move, control.version)
-    desk.deliver_soon(effects)  # in the background: the answer does not wait for the boards
+    desk.deliver_soon(effects, via=interaction)  # in the background: the answer goes first
     placed = Prompt(t("tile.placed", locale_of(interaction), label=label))
     await edit_prompt(interaction, placed, keep_image=False)

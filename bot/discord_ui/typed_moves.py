@@ -139,7 +139,7 @@ async def play_typed(
     except TableError as error:
         await reply_private(interaction, error.text(locale))
         return
-    desk.deliver_soon(effects)  # in the background: the answer does not wait for the boards
+    desk.deliver_soon(effects, via=interaction)  # in the background: the answer goes first
     if info.table.game == "carcassonne":
         await reply_private(interaction, t("tile.placed", locale, label=label))
     else:

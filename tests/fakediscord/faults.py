@@ -72,6 +72,8 @@ class FaultQueue:
         self.pending: list[Fault] = []
         self.fired: list[tuple[str, str, int]] = []
         self.stalls: list[tuple[str, str, asyncio.Event]] = []
+        #: Requests that take effect and are then answered with a 5xx: (method, glob, status).
+        self.after_effect: list[tuple[str, str, int]] = []
 
     def add(self, fault: Fault, times: int = 1) -> None:
         """Queue `fault` for the next `times` matching requests."""
@@ -81,6 +83,20 @@ class FaultQueue:
         """Let the next matching request take effect, but hold its answer until ``until`` is
         set: the bot can be killed after Discord did what it asked and before it heard so."""
         self.stalls.append((method, path, until))
+
+    def fail_after_effect(self, method: str, path: str, status: int = 500) -> None:
+        """Let the next matching request take effect, then answer it with ``status``: Discord
+        made the message but the bot hears of a server error (a retry would make two)."""
+        self.after_effect.append((method, path, status))
+
+    def take_after_effect(self, method: str, path: str) -> Fault | None:
+        """The error that answers this request after it took effect (:meth:`fail_after_effect`)."""
+        for i, (m, glob, status) in enumerate(self.after_effect):
+            if m in ("*", method) and fnmatch.fnmatchcase(path, glob):
+                del self.after_effect[i]
+                self.fired.append((method, path, status))
+                return server_error(method, path, status)
+        return None
 
     def take_stall(self, method: str, path: str) -> asyncio.Event | None:
         """The event holding this request's answer (:meth:`stall_answer`), if any."""

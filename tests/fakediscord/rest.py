@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakediscord.faults import Fault
 from tests.fakediscord.models import (
     ATTACH_FILES,
     FLAG_COMPONENTS_V2,
@@ -116,14 +117,7 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         fake.requests.append(RequestRecord(method, path, fault.status))
         if fault.hold is not None:
             await fault.hold.wait()
-        if isinstance(fault.body, str):
-            return web.Response(
-                status=fault.status,
-                text=fault.body,
-                headers=fault.headers,
-                content_type="text/html",
-            )
-        return json_response(fault.body, status=fault.status, headers=fault.headers)
+        return _fault_response(fault)
     for m, regex, handler, auth in ROUTES:
         match = regex.match(path)
         if match is None or m != method:
@@ -168,6 +162,10 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         stall = fake.faults.take_stall(method, path)
         if stall is not None:
             await stall.wait()  # done, but the answer is late (the bot may die meanwhile)
+        late = fake.faults.take_after_effect(method, path)
+        if late is not None:  # done, but the answer is a server error
+            record.status = late.status
+            return _fault_response(late)
         if result is None:
             record.status = 204
             return web.Response(status=204, headers=limits)
@@ -175,6 +173,15 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
     fake.unknown_routes.append((method, path))
     fake.requests.append(RequestRecord(method, path, 404))
     return json_response({"message": "404: Not Found", "code": 0}, status=404)
+
+
+def _fault_response(fault: Fault) -> web.Response:
+    """The canned answer of an injected fault."""
+    if isinstance(fault.body, str):
+        return web.Response(
+            status=fault.status, text=fault.body, headers=fault.headers, content_type="text/html"
+        )
+    return json_response(fault.body, status=fault.status, headers=fault.headers)
 
 
 def _note_interaction_error(fake: FakeDiscord, path: str, err: DiscordError) -> None:

@@ -185,6 +185,13 @@ def private_text(result: InteractionResult, user: ScriptedUser) -> str:
     return "\n".join(m.text for m in messages)
 
 
+def posting_outage(world: World, times: int) -> None:
+    """Discord fails the bot's next posts with 503: ``times`` posts in a thread, and the next
+    follow-up (a click's board goes out as one, bot.discord_ui.click_route)."""
+    world.fake.inject_server_error("POST", "/channels/*/messages", status=503, times=times)
+    world.fake.inject_server_error("POST", "/webhooks/*", status=503, times=1)
+
+
 @contextlib.asynccontextmanager
 async def running_world(
     tmp_path: Path,

@@ -17,8 +17,8 @@ import pytest
 
 from bot.discord_ui.app import open_service
 from tests.bot.conftest import drop_postgres_database, postgres_or_skip
-from tests.bot.discord.conftest import World, running_world
-from tests.bot.discord.driving import Stats, play_race_turn
+from tests.bot.discord.conftest import World, posting_outage, running_world
+from tests.bot.discord.driving import Stats, hand_of, play_race_turn
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 from tests.bot.test_two_processes import board_version
 from tests.fakediscord.models import Channel
@@ -117,8 +117,10 @@ async def test_two_processes_post_a_missing_board_once(db_world: World) -> None:
     world = db_world
     table_id, thread = await start_tock_against_a_bot(world, seed=43)
     # The board of alice's move is lost to an outage: the thread lacks it.
-    world.fake.inject_server_error("POST", "/channels/*/messages", status=503, times=OUTAGE)
-    await play_race_turn(world, table_id, world.alice, thread, random.Random(8), Stats())
+    stats = Stats()
+    await hand_of(world, table_id, world.alice, thread, stats)  # open before Discord fails
+    posting_outage(world, OUTAGE)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(8), stats)
     await world.desk.deliveries_done()  # type: ignore[union-attr]
     world.fake.faults.pending.clear()
     stored = await world.desk.service.get(table_id)  # type: ignore[union-attr]

@@ -27,7 +27,7 @@ async def test_deliveries_waiting_behind_one_under_way_are_sent_together_in_orde
     released = asyncio.Event()
     sent: list[tuple[int, list[int], bool, int | None]] = []
 
-    async def send(effects: Effects, refresh: bool, skip: int | None) -> None:
+    async def send(effects: Effects, refresh: bool, skip: int | None, via: object) -> None:
         sent.append((effects.table.id, [u.version for u in effects.public], refresh, skip))
         await released.wait()
 
@@ -55,7 +55,7 @@ async def test_deliveries_waiting_behind_one_under_way_are_sent_together_in_orde
 async def test_a_failed_delivery_does_not_stop_the_next_one() -> None:
     sent: list[int] = []
 
-    async def send(effects: Effects, refresh: bool, skip: int | None) -> None:
+    async def send(effects: Effects, refresh: bool, skip: int | None, via: object) -> None:
         sent.append(effects.table.version)
         if effects.table.version == 1:
             raise RuntimeError("Discord is down")

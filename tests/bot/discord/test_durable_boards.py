@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from tests.bot.discord.conftest import World, private_text
-from tests.bot.discord.driving import Stats, play_race_turn
+from tests.bot.discord.conftest import World, posting_outage, private_text
+from tests.bot.discord.driving import Stats, hand_of, play_race_turn
 from tests.bot.discord.test_fuzz_interactions import is_error
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 from tests.bot.test_two_processes import board_version
@@ -36,8 +36,10 @@ async def test_a_board_lost_to_an_outage_is_posted_by_the_next_retry_tick(
     world.retry_interval = 0.3
     await world.restart()
     table_id, thread = await start_tock_against_a_bot(world, seed=34)
-    world.fake.inject_server_error("POST", "/channels/*/messages", status=503, times=OUTAGE)
-    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), Stats())
+    stats = Stats()
+    await hand_of(world, table_id, world.alice, thread, stats)  # open before Discord fails
+    posting_outage(world, OUTAGE)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), stats)
     stored = await world.desk.service.get(table_id)
 
     # Nobody types anything: the retry tick posts the board of the stored game, and the
@@ -60,8 +62,10 @@ async def test_a_click_on_the_old_board_posts_the_missing_one_and_links_to_it(
     await world.restart()
     table_id, thread = await start_tock_against_a_bot(world, seed=35)
     old = world.newest_board(thread)
-    world.fake.inject_server_error("POST", "/channels/*/messages", status=503, times=OUTAGE)
-    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), Stats())
+    stats = Stats()
+    await hand_of(world, table_id, world.alice, thread, stats)  # open before Discord fails
+    posting_outage(world, OUTAGE)
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), stats)
     stored = await world.desk.service.get(table_id)
     assert world.newest_board(thread).id == old.id, "the outage kept the new board out"
 

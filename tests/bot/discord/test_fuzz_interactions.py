@@ -100,6 +100,11 @@ def quick_renderer() -> Renderer:
     )
 
 
+def is_board_post(message: Message) -> bool:
+    """Whether ``message`` is a table's public board (a digest with its board image)."""
+    return not message.ephemeral and any(f.filename.startswith("board-") for f in message.files)
+
+
 @dataclasses.dataclass
 class Tally:
     """What the fuzzer saw."""
@@ -351,7 +356,9 @@ class Fuzzer:
             tally.unanswered += 1
             tally.examples.append(f"unanswered {what}: {result!r}")
             return
-        seen = result.visible_to(user)
+        # A move's board goes out as a public follow-up of the click (click_route.py): it is
+        # the table's post, not the answer to the click.
+        seen = [m for m in result.visible_to(user) if not is_board_post(m)]
         source = self.world.fake.messages_by_id.get(inter.source_message_id or 0)
         if inter.response_type in (6, 7) and source is not None:
             seen = [*seen, source]  # the answer is the clicked message, edited in place

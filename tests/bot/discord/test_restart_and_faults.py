@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tests.bot.discord.conftest import World, private_text
-from tests.bot.discord.driving import Stats, find, open_prompt, play_race_turn, press
+from tests.bot.discord.driving import Stats, find, hand_of, open_prompt, play_race_turn, press
 from tests.bot.discord.test_refusals import start_tock_against_a_bot
 from tests.fakediscord.models import iter_components
 
@@ -53,11 +53,15 @@ async def test_rate_limits_and_server_errors_during_a_move(
     table_id, thread = await start_tock_against_a_bot(world, seed=34)
     before = len(await world.desk.service.storage.load_log(table_id))
     boards_before = len(world.boards(thread))
-    # A 5xx, then a storm of 429s: discord.py gives up after five tries, the bot tries again.
+    stats = Stats()
+    await hand_of(world, table_id, world.alice, thread, stats)
+    # The board's follow-up fails (it goes to the thread instead); there a 5xx, then a storm
+    # of 429s: discord.py gives up after five tries, the bot tries again.
+    world.fake.inject_server_error("POST", "/webhooks/*", status=500, times=1)
     world.fake.inject_server_error("POST", "/channels/*/messages", status=500, times=1)
     world.fake.inject_rate_limit("POST", "/channels/*/messages", retry_after=0.05, times=5)
     world.fake.inject_rate_limit("PATCH", "/webhooks/*", retry_after=0.05, times=2)
-    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), Stats())
+    await play_race_turn(world, table_id, world.alice, thread, random.Random(2), stats)
     log = await world.desk.service.storage.load_log(table_id)
     alice_moves = [e for e in log[before:] if e.seat == 0]
     assert len(alice_moves) == 1, "the move is stored exactly once"
