@@ -7,7 +7,6 @@ is never the only cue.
 
 from __future__ import annotations
 
-import io
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 from i18n import t as _t
+from renderer.png import encode_palette_png
 
 RGB = tuple[int, int, int]
 
@@ -400,7 +400,7 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
 
     With a ``palette`` (see :func:`fixed_palette`) each pixel takes the nearest palette
     colour, which is fast; without one, Pillow's octree quantiser picks the colours.
-    Both are deterministic for the same pixels.
+    Both are deterministic for the same pixels. Written by :mod:`renderer.png`.
     """
     if palette is not None:
         reduced = image.quantize(palette=palette, dither=Image.Dither.NONE)
@@ -408,15 +408,4 @@ def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
         reduced = image.quantize(
             colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
         )
-    buffer = io.BytesIO()
-    level = 4 if image.width * image.height > LARGE_IMAGE else 3
-    reduced.save(buffer, format="PNG", compress_level=level)
-    return buffer.getvalue()
-
-
-#: Images with more pixels than this (6-seat race boards, large Carcassonne choices) are
-#: compressed at zlib level 4, the others at 3. Measured on the bench.render boards: level 3
-#: is the fastest that still shrinks well (2 is larger and no faster); 4 costs about 1.5 ms
-#: more and makes a PNG about a tenth smaller, which keeps the largest boards within 60 KB;
-#: 6 halves the speed.
-LARGE_IMAGE = 1_200_000
+    return encode_palette_png(reduced, bytes(reduced.getpalette() or ()))
