@@ -24,7 +24,7 @@ from bot.discord_ui.commands import register_commands
 from bot.discord_ui.frontdesk import FrontDesk
 from bot.discord_ui.live_links import LiveLinks
 from bot.discord_ui.logs import setup_logging
-from bot.discord_ui.render_pool import RenderPool, render_workers
+from bot.discord_ui.render_pool import RenderPool, render_workers, slow_lane
 from bot.discord_ui.rendering import Renderer
 from bot.discord_ui.tournament_commands import TournamentDesk
 from bot.gc_tuning import collect_deferred, limit_malloc_arenas, tune_gc
@@ -159,10 +159,14 @@ async def _serve(
     )
     # Images are drawn in worker processes too, so the event loop never waits on Pillow.
     render_pool = _render_pool(settings)
-    renderer = Renderer.load(render_pool)
+    # The animated summary at a game's end apart, at the searches' priority: the boards of
+    # the other tables do not wait behind it (bot/discord_ui/render_pool.py).
+    slow_pool = slow_lane(settings.bot_worker_nice) if render_pool is not None else None
+    renderer = Renderer.load(render_pool, slow_pool)
     async with (
         pool,
         render_pool if render_pool is not None else contextlib.nullcontext(),
+        slow_pool if slow_pool is not None else contextlib.nullcontext(),
         open_service(
             settings.database_url,
             renderer=renderer,

@@ -24,6 +24,11 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
   many answers come (no starvation when the workers are saturated).
 * **Sizing.** :func:`render_workers` gives the default size: the machine's cores less one for
   the event loop and less the bots' dedicated workers, at least one.
+* **A slow lane.** The game's animated summary takes the better part of a second of CPU (a
+  frame per move); drawn by the boards' worker it held every table's board up that long, each
+  time a game ended (at forty busy tables, a game ends every two seconds). It is drawn by a
+  pool of its own (:func:`slow_lane`): one worker at the bots' low priority, started for the
+  image and gone after it (a bot at rest keeps no process for it).
 """
 
 from __future__ import annotations
@@ -51,6 +56,12 @@ class Stale(Exception):
     """The image was not drawn: a newer one with the same key was asked for meanwhile."""
 
 
+def slow_lane(nice: int) -> RenderPool:
+    """The pool of the long images (see the module): one worker at ``nice``, started for
+    each image and gone after it."""
+    return RenderPool(1, nice=nice, one_image_each=True)
+
+
 def render_workers(cores: int, bot_workers: int | None = None) -> int:
     """The default number of render workers on ``cores`` cores.
 
@@ -71,9 +82,18 @@ class RenderPool:
     worker processes (tests use a thread pool to control the timing).
     """
 
-    def __init__(self, workers: int = 1, *, nice: int = 5, executor: Executor | None = None):
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        nice: int = 5,
+        executor: Executor | None = None,
+        one_image_each: bool = False,
+    ):
         self.workers = max(1, workers)
         self.nice = nice
+        #: Each worker draws one image and ends (the slow lane): nothing is started ahead.
+        self.one_image_each = one_image_each
         self._executor: Executor | None = executor
         self._own_executor = executor is None
         #: Images handed to the workers at most at once (see the module's docstring).
@@ -96,13 +116,14 @@ class RenderPool:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=start_render_worker,
             initargs=(os.getpid(), self.nice),
+            max_tasks_per_child=1 if self.one_image_each else None,
         )
 
     async def start(self) -> None:
         """Start every worker now (an interpreter, Pillow and the warm-up take a second)."""
         if self._executor is None:
             self._executor = self._new_executor()
-        if self._own_executor:
+        if self._own_executor and not self.one_image_each:
             loop = asyncio.get_running_loop()
             await asyncio.gather(
                 *(loop.run_in_executor(self._executor, ready) for _ in range(self.workers))

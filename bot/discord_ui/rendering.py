@@ -38,23 +38,30 @@ class Renderer:
     render_race_choices: Callable[..., bytes] | None = None
     #: Where the images are drawn: worker processes, or (None) a thread of this process.
     pool: RenderPool | None = None
+    #: Where the long images (the animated summary) are drawn, apart from the boards
+    #: (:func:`bot.discord_ui.render_pool.slow_lane`); None: in ``pool``.
+    slow_pool: RenderPool | None = None
 
     @classmethod
-    def load(cls, pool: RenderPool | None = None) -> Renderer:
-        """The functions of the :mod:`renderer` package that exist, drawn in ``pool``."""
+    def load(cls, pool: RenderPool | None = None, slow_pool: RenderPool | None = None) -> Renderer:
+        """The functions of the :mod:`renderer` package that exist, drawn in ``pool`` (the
+        long ones in ``slow_pool`` when given)."""
         try:
             module = importlib.import_module("renderer")
         except ImportError:  # pragma: no cover - the package is part of the project
-            return cls(pool=pool)
+            return cls(pool=pool, slow_pool=slow_pool)
+        pools = ("pool", "slow_pool")
         found = {
-            name: getattr(module, name, None) for name in cls.__dataclass_fields__ if name != "pool"
+            name: getattr(module, name, None)
+            for name in cls.__dataclass_fields__
+            if name not in pools
         }
         try:  # the choice image lives in a module of its own (issue #36)
             choices = importlib.import_module("renderer.race_choices")
             found["render_race_choices"] = choices.render_race_choices
         except (ImportError, AttributeError):  # pragma: no cover
             pass
-        return cls(**found, pool=pool)
+        return cls(**found, pool=pool, slow_pool=slow_pool)
 
     async def _to_file(
         self,
@@ -62,20 +69,22 @@ class Renderer:
         function: Callable[..., bytes],
         *args: Any,
         answer: bool = False,
+        slow: bool = False,
         **kwargs: Any,
     ) -> discord.File | None:
         """``function``'s image as ``filename``, drawn in the pool (or a thread). ``answer``:
         the image of a private answer, which a person who clicked waits for: the pool draws
-        it before the boards that only spectators wait for."""
-        if self.pool is None:
+        it before the boards that only spectators wait for. ``slow``: a long image, drawn in
+        the slow lane when there is one (the boards do not wait behind it)."""
+        pool = self.slow_pool if slow and self.slow_pool is not None else self.pool
+        if pool is None:
             return await _to_file(filename, function, *args, **kwargs)
         # Views are plain JSON-like data: as dicts they pickle cheaply to a worker.
         plain = tuple(dict(a) if isinstance(a, Mapping) else a for a in args)
         key = _board_key(filename)
         try:
-            data = await self.pool.run(
-                function, *plain, key=key, urgent=answer and key is None, **kwargs
-            )
+            urgent = answer and key is None
+            data = await pool.run(function, *plain, key=key, urgent=urgent, **kwargs)
         except Stale:
             # A newer board of the same table was asked for before this one was drawn: it
             # goes out in words only, and the newer one carries the picture.
@@ -222,7 +231,12 @@ class Renderer:
         if self.render_animation is None or not views:
             return None
         return await self._to_file(
-            filename, self.render_animation, list(views), names=list(names), **_locale(locale)
+            filename,
+            self.render_animation,
+            list(views),
+            names=list(names),
+            slow=True,
+            **_locale(locale),
         )
 
     def order(self, placements: Mapping[tuple[int, int], Sequence[int]]) -> list[tuple[int, int]]:

@@ -207,3 +207,24 @@ def test_a_render_worker_gives_freed_memory_back_after_drawing(
     assert worker.call(renderer.render_hand, ("tock", ["A", "7"]), {}).startswith(b"\x89PNG")
     assert trimmed.wait(10)
     assert worker.malloc_trim() is not None  # glibc, as on the hosts the bot runs on
+
+
+async def test_a_games_animated_summary_does_not_hold_up_the_boards() -> None:
+    _, views = race_playout(dog, 4, {}, 5, 120)
+    names = ["Anna", "Bence", "Chloé", "Dóra"]
+    async with RenderPool(1) as pool, render_pool.slow_lane(10) as slow:
+        assert slow.worker_pids() == [], "nothing started ahead of a long image"
+        drawn = Renderer.load(pool, slow)
+        summary = asyncio.create_task(drawn.animation(views, names))
+        await asyncio.sleep(0)  # the summary is asked for first
+        board = await drawn.board(views[-1], names, filename="board-1-9.png")
+        assert board is not None
+        assert not summary.done(), "the board came out while the summary was still drawn"
+        gif = await summary
+        assert gif is not None and gif.fp.read(6) == b"GIF89a"
+        for _ in range(100):  # its worker ends after the image
+            if not slow.worker_pids():
+                break
+            await asyncio.sleep(0.05)
+        assert slow.worker_pids() == []
+        assert len(pool.worker_pids()) == 1
