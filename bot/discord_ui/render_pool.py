@@ -27,8 +27,9 @@ one the process would have drawn (``tests/bot/discord_ui/test_render_pool.py``).
 * **A slow lane.** The game's animated summary takes the better part of a second of CPU (a
   frame per move); drawn by the boards' worker it held every table's board up that long, each
   time a game ended (at forty busy tables, a game ends every two seconds). It is drawn by a
-  pool of its own (:func:`slow_lane`): one worker at the bots' low priority, started for the
-  image and gone after it (a bot at rest keeps no process for it).
+  pool of its own (:func:`slow_lane`): one worker at the bots' low priority, started when such
+  an image is asked for and stopped after a minute without one (a bot at rest keeps no
+  process for it).
 """
 
 from __future__ import annotations
@@ -56,10 +57,14 @@ class Stale(Exception):
     """The image was not drawn: a newer one with the same key was asked for meanwhile."""
 
 
-def slow_lane(nice: int) -> RenderPool:
-    """The pool of the long images (see the module): one worker at ``nice``, started for
-    each image and gone after it."""
-    return RenderPool(1, nice=nice, one_image_each=True)
+#: Seconds without an image after which the slow lane's worker stops.
+SLOW_LANE_IDLE = 60.0
+
+
+def slow_lane(nice: int, idle_after: float = SLOW_LANE_IDLE) -> RenderPool:
+    """The pool of the long images (see the module): one worker at ``nice``, started on
+    demand and stopped after ``idle_after`` seconds without an image."""
+    return RenderPool(1, nice=nice, idle_after=idle_after)
 
 
 def render_workers(cores: int, bot_workers: int | None = None) -> int:
@@ -88,12 +93,16 @@ class RenderPool:
         *,
         nice: int = 5,
         executor: Executor | None = None,
-        one_image_each: bool = False,
+        idle_after: float | None = None,
     ):
         self.workers = max(1, workers)
         self.nice = nice
-        #: Each worker draws one image and ends (the slow lane): nothing is started ahead.
-        self.one_image_each = one_image_each
+        #: Workers started on demand and stopped after this many seconds without an image
+        #: (the slow lane); None: started with the pool, kept while it runs.
+        self.idle_after = idle_after
+        self._running = False
+        self._drawing = 0
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._executor: Executor | None = executor
         self._own_executor = executor is None
         #: Images handed to the workers at most at once (see the module's docstring).
@@ -116,14 +125,17 @@ class RenderPool:
             mp_context=multiprocessing.get_context("spawn"),
             initializer=start_render_worker,
             initargs=(os.getpid(), self.nice),
-            max_tasks_per_child=1 if self.one_image_each else None,
         )
 
     async def start(self) -> None:
-        """Start every worker now (an interpreter, Pillow and the warm-up take a second)."""
+        """Start every worker now (an interpreter, Pillow and the warm-up take a second);
+        with ``idle_after``, when the first image is asked for."""
+        self._running = True
+        if self.idle_after is not None and self._own_executor:
+            return
         if self._executor is None:
             self._executor = self._new_executor()
-        if self._own_executor and not self.one_image_each:
+        if self._own_executor:
             loop = asyncio.get_running_loop()
             await asyncio.gather(
                 *(loop.run_in_executor(self._executor, ready) for _ in range(self.workers))
@@ -131,6 +143,9 @@ class RenderPool:
 
     async def close(self) -> None:
         """Stop the workers; images still waiting are refused."""
+        self._running = False
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
         executor, self._executor = self._executor, None
         for _, _, waiter in self._waiting:
             if not waiter.done():
@@ -183,6 +198,8 @@ class RenderPool:
         self, function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> bytes:
         loop = asyncio.get_running_loop()
+        if self.idle_after is not None:
+            return await self._draw_on_demand(function, args, kwargs)
         for attempt in range(2):
             executor = self._executor
             if executor is None:
@@ -198,6 +215,44 @@ class RenderPool:
                 if attempt:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _draw_on_demand(
+        self, function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> bytes:
+        """:meth:`_draw` with the workers started for it and stopped after ``idle_after``
+        seconds without an image."""
+        assert self.idle_after is not None
+        if not self._running:
+            raise RuntimeError("the render pool is not running")
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+            self._idle_timer = None
+        if self._executor is None:
+            self._executor = self._new_executor()
+        self._drawing += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._executor, call, function, args, kwargs
+            )
+        except BrokenProcessPool:
+            log.error("a render worker died; a new one draws the next image")
+            self._executor = None
+            raise
+        finally:
+            self._drawing -= 1
+            if self._drawing == 0 and self._running:
+                self._idle_timer = asyncio.get_running_loop().call_later(
+                    self.idle_after, self._stop_idle
+                )
+
+    def _stop_idle(self) -> None:
+        """Stop the workers of an on-demand pool that has been idle (see :meth:`start`)."""
+        self._idle_timer = None
+        if self._drawing:
+            return  # an image came meanwhile: the timer starts again after it
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
     async def _turn(self, ticket: int, urgent: bool) -> None:
         """Wait for a free worker, in the order asked, urgent requests ahead by their lead."""

@@ -212,7 +212,7 @@ def test_a_render_worker_gives_freed_memory_back_after_drawing(
 async def test_a_games_animated_summary_does_not_hold_up_the_boards() -> None:
     _, views = race_playout(dog, 4, {}, 5, 120)
     names = ["Anna", "Bence", "Chloé", "Dóra"]
-    async with RenderPool(1) as pool, render_pool.slow_lane(10) as slow:
+    async with RenderPool(1) as pool, render_pool.slow_lane(10, idle_after=0.2) as slow:
         assert slow.worker_pids() == [], "nothing started ahead of a long image"
         drawn = Renderer.load(pool, slow)
         summary = asyncio.create_task(drawn.animation(views, names))
@@ -221,8 +221,10 @@ async def test_a_games_animated_summary_does_not_hold_up_the_boards() -> None:
         assert board is not None
         assert not summary.done(), "the board came out while the summary was still drawn"
         gif = await summary
-        assert gif is not None and gif.fp.read(6) == b"GIF89a"
-        for _ in range(100):  # its worker ends after the image
+        assert gif is not None
+        assert gif.fp.read(6) == b"GIF89a"
+        assert len(slow.worker_pids()) == 1
+        for _ in range(100):  # its worker stops after a while without an image
             if not slow.worker_pids():
                 break
             await asyncio.sleep(0.05)
