@@ -160,14 +160,15 @@ async def kill_at_each_step(url: str, tmp_path: Path) -> None:
             game = Game(world)
             await game.open()
             thread = game.thread()
-            posts = f"/channels/{thread.id}/messages"
+            # The thread's new public messages, on its route or as a click's follow-up.
+            posts = fake.posts_in(thread.id)
 
             # 1. Killed after the commit: Discord never takes the turn's digest.
             before = await stored_version(world, game.table_id)
             hold = asyncio.Event()
             fired = len(fake.faults.fired)
             stall = {"message": "stalled", "code": 0}
-            fake.inject_fault(Fault("POST", posts, 503, stall, hold=hold))
+            fake.inject_fault(Fault("POST", "*", 503, stall, hold=hold, only=posts))
             turn = await alice_moves(
                 world, game, rng, process, lambda: len(fake.faults.fired) > fired
             )
@@ -191,7 +192,7 @@ async def kill_at_each_step(url: str, tmp_path: Path) -> None:
             before = stored
             count = len(world.boards(thread))
             taken = asyncio.Event()
-            fake.faults.stall_answer("POST", posts, taken)
+            fake.faults.stall_answer("POST", "*", taken, only=posts)
             turn = await alice_moves(
                 world, game, rng, process, lambda: len(world.boards(thread)) > count
             )

@@ -62,7 +62,8 @@ async def kill_once(
     hold = asyncio.Event()
     fired = len(fake.faults.fired)
     stall = {"message": "stalled", "code": 0}
-    fake.inject_fault(Fault("POST", f"/channels/{thread.id}/messages", 503, stall, hold=hold))
+    # The thread's new public messages, on its route or as a click's follow-up.
+    fake.inject_fault(Fault("POST", "*", 503, stall, hold=hold, only=fake.posts_in(thread.id)))
     turn = asyncio.create_task(
         play_race_turn(world, game.table_id, world.alice, thread, rng, Stats())
     )

@@ -5,8 +5,13 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+#: A further condition on a request, on its path and its payload (e.g. only the posts that
+#: make a public message in one thread, whichever route they take: FakeDiscord.posts_in).
+Only = Callable[[str, Any], bool]
 
 
 @dataclass
@@ -25,10 +30,16 @@ class Fault:
     #: When set, the request hangs until the event is set, then gets the error (a Discord
     #: that stalls: lets a test kill the bot while it waits for its post).
     hold: asyncio.Event | None = None
+    #: Only the requests this also accepts (None: every one the method and path match).
+    only: Only | None = None
 
-    def matches(self, method: str, path: str) -> bool:
+    def matches(self, method: str, path: str, payload: Any = None) -> bool:
         """Whether this fault applies to a request."""
-        return self.method in ("*", method) and fnmatch.fnmatchcase(path, self.path)
+        return (
+            self.method in ("*", method)
+            and fnmatch.fnmatchcase(path, self.path)
+            and (self.only is None or self.only(path, payload))
+        )
 
 
 def rate_limit(
@@ -71,7 +82,7 @@ class FaultQueue:
     def __init__(self) -> None:
         self.pending: list[Fault] = []
         self.fired: list[tuple[str, str, int]] = []
-        self.stalls: list[tuple[str, str, asyncio.Event]] = []
+        self.stalls: list[tuple[str, str, asyncio.Event, Only | None]] = []
         #: Requests that take effect and are then answered with a 5xx: (method, glob, status).
         self.after_effect: list[tuple[str, str, int]] = []
 
@@ -79,10 +90,12 @@ class FaultQueue:
         """Queue `fault` for the next `times` matching requests."""
         self.pending += [fault] * times
 
-    def stall_answer(self, method: str, path: str, until: asyncio.Event) -> None:
+    def stall_answer(
+        self, method: str, path: str, until: asyncio.Event, only: Only | None = None
+    ) -> None:
         """Let the next matching request take effect, but hold its answer until ``until`` is
         set: the bot can be killed after Discord did what it asked and before it heard so."""
-        self.stalls.append((method, path, until))
+        self.stalls.append((method, path, until, only))
 
     def fail_after_effect(self, method: str, path: str, status: int = 500) -> None:
         """Let the next matching request take effect, then answer it with ``status``: Discord
@@ -98,18 +111,20 @@ class FaultQueue:
                 return server_error(method, path, status)
         return None
 
-    def take_stall(self, method: str, path: str) -> asyncio.Event | None:
+    def take_stall(self, method: str, path: str, payload: Any = None) -> asyncio.Event | None:
         """The event holding this request's answer (:meth:`stall_answer`), if any."""
-        for i, (m, glob, until) in enumerate(self.stalls):
+        for i, (m, glob, until, only) in enumerate(self.stalls):
             if m in ("*", method) and fnmatch.fnmatchcase(path, glob):
+                if only is not None and not only(path, payload):
+                    continue
                 del self.stalls[i]
                 return until
         return None
 
-    def take(self, method: str, path: str) -> Fault | None:
+    def take(self, method: str, path: str, payload: Any = None) -> Fault | None:
         """Pop the first fault matching this request, if any."""
         for i, fault in enumerate(self.pending):
-            if fault.matches(method, path):
+            if fault.matches(method, path, payload):
                 del self.pending[i]
                 self.fired.append((method, path, fault.status))
                 return fault

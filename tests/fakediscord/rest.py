@@ -112,7 +112,14 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
 
     path = "/" + request.match_info["tail"]
     method = request.method
-    fault = fake.faults.take(method, path)
+    # Read first: a fault may depend on what is asked (Fault.only).
+    body: tuple[Any, list[Upload]] | None = None
+    unreadable: Exception | None = None
+    try:
+        body = await _parse_body(request)
+    except Exception as error:  # raised again below, where a fake's failure is answered
+        unreadable = error
+    fault = fake.faults.take(method, path, body[0] if body is not None else None)
     if fault is not None:
         fake.requests.append(RequestRecord(method, path, fault.status))
         if fault.hold is not None:
@@ -133,7 +140,10 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
         try:
             if auth and request.headers.get("Authorization") != f"Bot {fake.token}":
                 raise DiscordError(401, 0, "401: Unauthorized")
-            payload, uploads = await _parse_body(request)
+            if body is None:
+                assert unreadable is not None
+                raise unreadable
+            payload, uploads = body
             record.body = payload
             req = Req(
                 method,
@@ -159,7 +169,7 @@ async def handle(fake: FakeDiscord, request: web.Request) -> web.StreamResponse:
             body = {"code": 0, "message": f"FAKE DISCORD BUG on {method} {path}: {exc!r}"}
             return json_response(body, status=400)
         fake._changed()
-        stall = fake.faults.take_stall(method, path)
+        stall = fake.faults.take_stall(method, path, payload)
         if stall is not None:
             await stall.wait()  # done, but the answer is late (the bot may die meanwhile)
         late = fake.faults.take_after_effect(method, path)

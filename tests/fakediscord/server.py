@@ -37,7 +37,7 @@ from tests.fakediscord import (  # noqa: F401
     routes_meta,
     routes_oauth,
 )
-from tests.fakediscord.faults import Fault, FaultQueue, rate_limit, server_error
+from tests.fakediscord.faults import Fault, FaultQueue, Only, rate_limit, server_error
 from tests.fakediscord.gateway import Gateway
 from tests.fakediscord.models import (
     DEFAULT_PERMISSIONS,
@@ -548,6 +548,26 @@ class FakeDiscord:
     def inject_fault(self, fault: Fault, times: int = 1) -> None:
         """Queue a custom fault for the next `times` matching requests."""
         self.faults.add(fault, times)
+
+    def posts_in(self, channel_id: int) -> Only:
+        """A :attr:`Fault.only` for the posts that make a public message in ``channel_id``,
+        on its route or as a follow-up of an interaction there (a bot posts a click's board
+        that way); not the follow-up that fills a "thinking" deferral, nor a private one."""
+
+        def only(path: str, payload: Any) -> bool:
+            if path == f"/channels/{channel_id}/messages":
+                return True
+            parts = path.split("/")
+            if len(parts) != 4 or parts[1] != "webhooks":
+                return False
+            inter = self.interactions_by_token.get(parts[3])
+            if inter is None or inter.channel_id != channel_id:
+                return False
+            original = self.messages_by_id.get(inter.original_id or 0)
+            flags = int((payload or {}).get("flags") or 0) if isinstance(payload, dict) else 0
+            return not (original is not None and original.loading) and not flags & FLAG_EPHEMERAL
+
+        return only
 
     def inject_rate_limit(
         self,
