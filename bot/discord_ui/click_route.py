@@ -50,8 +50,9 @@ class ClickRoute:
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any], now: float) -> ClickRoute | None:
-        """The route of ``interaction`` (which came at ``now``) once it was answered in
-        place; None otherwise."""
+        """The route of ``interaction`` once it was answered in place; None otherwise.
+        ``now``: the service's clock as its move is delivered (seconds after the click,
+        which the margin covers)."""
         if interaction.response.type not in ANSWERED_IN_PLACE or interaction.channel_id is None:
             return None
         webhook = interaction.followup
