@@ -256,7 +256,7 @@ def _board_key(filename: str) -> tuple[str, int] | None:
     return ("board", int(match.group(1))) if match else None
 
 
-def _locale(locale: str) -> dict[str, str]:
+def _locale(locale: str) -> dict[str, Any]:
     """The ``locale`` keyword for the renderer, left out for English: the renderer's default,
     and stand-in renderers (tests, older versions) may not take it."""
     return {} if locale == "en" else {"locale": locale}
