@@ -590,11 +590,20 @@ class Publisher:
         message = await send_with_retry(thread, kwargs)
         return int(message.id)
 
+    def _route_of(
+        self, table_id: int, thread: Any, message_id: int, *, forget: bool = False
+    ) -> ClickRoute | None:
+        """The click whose token may still edit or delete ``message_id`` (None: the channel's
+        route); ``forget``: the message is edited no more after this."""
+        routes = self._routes.get(table_id, {})
+        route = routes.pop(message_id, None) if forget else routes.get(message_id)
+        return route if route is not None and route.serves(thread.id, self.now()) else None
+
     async def _edit_message(self, table_id: int, thread: Any, message_id: int, **edit: Any) -> None:
         """Edit one of the table's messages: through the click that posted it while its token
         lives (outside the global limit), else on the channel's route, in the pace."""
-        route = self._routes.get(table_id, {}).get(message_id)
-        if route is not None and route.serves(thread.id, self.now()):
+        route = self._route_of(table_id, thread, message_id)
+        if route is not None:
             try:
                 await route.webhook.edit_message(message_id, **edit)
                 return
@@ -602,7 +611,7 @@ class Publisher:
                 # The token is gone sooner than thought, or Discord refused: the channel's
                 # route can still edit the bot's own message.
                 log.info("editing through a click failed at table %s (%s)", table_id, error.status)
-                self._routes.get(table_id, {}).pop(message_id, None)
+                self._route_of(table_id, thread, message_id, forget=True)
                 for file in edit.get("attachments", []):
                     if isinstance(file, discord.File):
                         file.reset()
@@ -634,9 +643,9 @@ class Publisher:
         """Delete the digest that a re-post at the bottom replaces; False if it stays."""
         if getattr(self._last_board.get(table_id), "id", None) == message_id:
             self._last_board.pop(table_id, None)
-        route = self._routes.get(table_id, {}).pop(message_id, None)
+        route = self._route_of(table_id, thread, message_id, forget=True)
         try:
-            if route is not None and route.serves(thread.id, self.now()):
+            if route is not None:
                 try:
                     await route.webhook.delete_message(message_id)
                     return True
@@ -847,7 +856,7 @@ class Publisher:
             done.add(message.id)
             try:
                 await self._edit_message(table_id, thread, message.id, view=None)
-                self._routes.get(table_id, {}).pop(message.id, None)  # never edited again
+                self._route_of(table_id, thread, message.id, forget=True)  # never edited again
             except discord.NotFound:
                 pass  # deleted: no controls left to click
             except discord.HTTPException:

@@ -198,52 +198,34 @@ class RenderPool:
         self, function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> bytes:
         loop = asyncio.get_running_loop()
-        if self.idle_after is not None:
-            return await self._draw_on_demand(function, args, kwargs)
-        for attempt in range(2):
-            executor = self._executor
-            if executor is None:
-                raise RuntimeError("the render pool is not running")
-            try:
-                return await loop.run_in_executor(executor, call, function, args, kwargs)
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): replace the pool and draw again.
-                log.error("a render worker died; starting new workers")
-                if self._executor is executor:
-                    self._executor = self._new_executor()
-                    executor.shutdown(wait=False, cancel_futures=True)
-                if attempt:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    async def _draw_on_demand(
-        self, function: Callable[..., bytes], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> bytes:
-        """:meth:`_draw` with the workers started for it and stopped after ``idle_after``
-        seconds without an image."""
-        assert self.idle_after is not None
-        if not self._running:
-            raise RuntimeError("the render pool is not running")
-        if self._idle_timer is not None:
-            self._idle_timer.cancel()
-            self._idle_timer = None
-        if self._executor is None:
-            self._executor = self._new_executor()
+        if self.idle_after is not None and self._running:
+            # On demand: the workers start for this image and stop after a quiet while.
+            if self._idle_timer is not None:
+                self._idle_timer.cancel()
+                self._idle_timer = None
+            if self._executor is None:
+                self._executor = self._new_executor()
         self._drawing += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._executor, call, function, args, kwargs
-            )
-        except BrokenProcessPool:
-            log.error("a render worker died; a new one draws the next image")
-            self._executor = None
-            raise
+            for attempt in range(2):
+                executor = self._executor
+                if executor is None:
+                    raise RuntimeError("the render pool is not running")
+                try:
+                    return await loop.run_in_executor(executor, call, function, args, kwargs)
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): replace the pool and draw again.
+                    log.error("a render worker died; starting new workers")
+                    if self._executor is executor:
+                        self._executor = self._new_executor()
+                        executor.shutdown(wait=False, cancel_futures=True)
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")  # pragma: no cover
         finally:
             self._drawing -= 1
-            if self._drawing == 0 and self._running:
-                self._idle_timer = asyncio.get_running_loop().call_later(
-                    self.idle_after, self._stop_idle
-                )
+            if self.idle_after is not None and self._drawing == 0 and self._running:
+                self._idle_timer = loop.call_later(self.idle_after, self._stop_idle)
 
     def _stop_idle(self) -> None:
         """Stop the workers of an on-demand pool that has been idle (see :meth:`start`)."""
